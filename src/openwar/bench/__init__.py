@@ -1,0 +1,1 @@
+"""Benchmarks behind `openwar bench`: they print figures; nothing here is a test."""

@@ -1,0 +1,1 @@
+"""The ``openwar`` command line (Typer + Rich)."""

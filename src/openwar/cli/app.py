@@ -1,0 +1,57 @@
+"""The root ``openwar`` command: registers sub-commands and turns input errors into one line."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+from rich.console import Console
+
+from openwar import __version__
+from openwar.cli.bench import bench_app
+from openwar.cli.clickcompat import Abort, Exit, NoArgsIsHelpError, UsageError
+from openwar.cli.odds import odds_app
+from openwar.errors import OpenWarError
+
+app = typer.Typer(
+    name="openwar",
+    help="Play, analyse and balance tabletop fantasy battle games.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+app.add_typer(odds_app, name="odds")
+app.add_typer(bench_app, name="bench")
+
+
+@app.command()
+def version() -> None:
+    """Print the OpenWar version."""
+    print(__version__)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; a bad option or file prints one line naming it and exits with code 2."""
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    try:
+        result = app(args=argv, standalone_mode=False, prog_name="openwar")
+    except NoArgsIsHelpError as exc:
+        typer.echo(exc.ctx.get_help() if exc.ctx else "", err=True)
+        return 2
+    except UsageError as exc:
+        where = exc.ctx.command_path if exc.ctx else "openwar"
+        err.print(f"{where}: error: {exc.format_message()}", markup=False)
+        return 2
+    except OpenWarError as exc:
+        err.print(f"openwar: error: {exc}", markup=False)
+        return 2
+    except Exit as exc:
+        return exc.exit_code
+    except Abort:
+        err.print("openwar: interrupted", markup=False)
+        return 130
+    return int(result) if isinstance(result, int) else 0
+
+
+def run() -> None:
+    sys.exit(main())

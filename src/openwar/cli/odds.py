@@ -1,0 +1,296 @@
+"""``openwar odds RULESET``: the exact distribution of what an attack does."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from typer.core import TyperGroup
+
+from openwar.cli import options
+from openwar.cli.clickcompat import Command, Context, UsageError
+from openwar.cli.report import odds_json, print_odds, write_plot
+from openwar.dice.d6 import Reroll
+from openwar.dice.notation import DiceExpr, parse_dice
+from openwar.rulesets import RULESETS
+from openwar.rulesets.aos.odds import Allocation
+from openwar.rulesets.odds import OddsResult, SimulatedOdds
+from openwar.rulesets.opr.odds import Piercing
+
+
+class RulesetGroup(TyperGroup):
+    """Sub-commands are rulesets: an unknown one gets a one-line answer listing the known."""
+
+    def resolve_command(
+        self, ctx: Context, args: list[str]
+    ) -> tuple[str | None, Command | None, list[str]]:
+        if args and not args[0].startswith("-") and self.get_command(ctx, args[0]) is None:
+            raise UsageError(
+                f"unknown ruleset {args[0]!r} (expected one of: {', '.join(RULESETS)})", ctx
+            )
+        return super().resolve_command(ctx, args)
+
+
+odds_app = typer.Typer(
+    cls=RulesetGroup,
+    no_args_is_help=True,
+    help=(
+        "Exact odds of an attack: P(exactly k) and P(at least k) for every k, and the mean.\n\n"
+        "Pick a ruleset; `openwar odds RULESET --help` lists its options. Examples:\n\n"
+        "openwar odds aos --attacks 20 --hit 4+ --wound 3+ --rend -1 --damage D3 --save 4+ "
+        "--reroll-hits ones\n\n"
+        "openwar odds openwar --models 10 --attacks 3 --melee 1 --difficulty 5 --armor 4\n\n"
+        "openwar odds opr --models 10 --attacks 2 --quality 4 --target-quality 5 --poison\n\n"
+        "openwar odds oldworld --models 10 --ws 4 --target-ws 3 --strength 4 --toughness 3 "
+        "--armour 5+"
+    ),
+)
+
+ONE = parse_dice(1)
+Json = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
+Plot = Annotated[
+    Path | None, typer.Option("--plot", help="Draw the distribution to FILE.png or FILE.svg.")
+]
+Simulate = Annotated[
+    int, typer.Option("--simulate", min=0, help="Also roll N seeded attacks (Monte Carlo).")
+]
+Seed = Annotated[int, typer.Option("--seed", min=0, help="Seed of the Monte Carlo rolls.")]
+RerollOption = Annotated[
+    Reroll, typer.Option(case_sensitive=False, help="Re-roll: none, ones, failed, ...")
+]
+
+
+def _finish(
+    result: OddsResult,
+    simulator: Callable[[int, int], SimulatedOdds],
+    as_json: bool,
+    plot: Path | None,
+    simulate: int,
+    seed: int,
+    extra: Callable[[Console], Any] | None = None,
+) -> None:
+    simulated = simulator(simulate, seed) if simulate else None
+    if plot is not None:
+        write_plot(result, plot, simulated)
+    if as_json:
+        typer.echo(odds_json(result, simulated))
+        return
+    console = Console()
+    print_odds(result, simulated, console)
+    if extra is not None:
+        extra(console)
+    if plot is not None:
+        console.print(f"plot written to {plot}")
+
+
+@odds_app.command("aos")
+def aos_odds(
+    attacks: Annotated[
+        DiceExpr, typer.Option(parser=options.dice, help="Attacks: 3, D6, 2D6")
+    ] = ONE,
+    hit: Annotated[int, typer.Option(parser=options.roll, help="To Hit, e.g. 4+")] = 4,
+    wound: Annotated[int, typer.Option(parser=options.roll, help="To Wound, e.g. 3+")] = 4,
+    rend: Annotated[int, typer.Option(max=0, help="Rend, e.g. -1")] = 0,
+    damage: Annotated[DiceExpr, typer.Option(parser=options.dice, help="Damage: 1, D3, D6")] = ONE,
+    save: Annotated[int, typer.Option(parser=options.save, help="Target's Save, e.g. 4+ or -")] = 7,
+    cover: Annotated[bool, typer.Option(help="Target is in cover: +1 to save rolls.")] = False,
+    hit_mod: Annotated[int, typer.Option(help="Modifier to hit rolls.")] = 0,
+    wound_mod: Annotated[int, typer.Option(help="Modifier to wound rolls.")] = 0,
+    save_mod: Annotated[int, typer.Option(help="Modifier to save rolls (besides rend).")] = 0,
+    reroll_hits: RerollOption = Reroll.NONE,
+    reroll_wounds: RerollOption = Reroll.NONE,
+    reroll_saves: RerollOption = Reroll.NONE,
+    ward: Annotated[
+        int | None, typer.Option(parser=options.optional_roll, help="Negate each wound on, e.g. 5+")
+    ] = None,
+    mortal_on_6_hit: Annotated[
+        int, typer.Option(min=0, help="Unmodified 6s to hit also inflict N mortal wounds.")
+    ] = 0,
+    mortal_ends_sequence: Annotated[
+        bool, typer.Option(help="A 6 to hit inflicts only the mortal wounds (no wound roll).")
+    ] = False,
+    cap_modifiers: Annotated[
+        bool, typer.Option(help="Cap hit/wound modifiers at +1/-1 (3rd-edition excerpt).")
+    ] = False,
+    models_wounds: Annotated[int, typer.Option(min=1, help="Wounds per target model.")] = 1,
+    models: Annotated[int | None, typer.Option(min=1, help="Models in the target unit.")] = None,
+    allocation: Annotated[
+        Allocation, typer.Option(help="Damage pooled (2nd-ed. text) or per attack, excess lost.")
+    ] = Allocation.POOLED,
+    as_json: Json = False,
+    plot: Plot = None,
+    simulate: Simulate = 0,
+    seed: Seed = 1,
+) -> None:
+    """Age of Sigmar: attacks, hit, wound, rend, save, damage.
+
+    Example: openwar odds aos --attacks 20 --hit 4+ --wound 3+ --rend -1 --damage D3 --save 4+
+    --reroll-hits ones --models-wounds 2
+    """
+    from openwar.rulesets.aos.montecarlo import simulate as roll
+    from openwar.rulesets.aos.odds import AosAttack, attack_odds
+
+    profile = AosAttack(
+        attacks, hit, wound, rend, damage, save, cover, hit_mod, wound_mod, save_mod,
+        reroll_hits, reroll_wounds, reroll_saves, ward, mortal_on_6_hit, mortal_ends_sequence,
+        cap_modifiers, models_wounds, models, allocation,
+    )  # fmt: skip
+    _finish(attack_odds(profile), lambda n, s: roll(profile, n, s), as_json, plot, simulate, seed)
+
+
+@odds_app.command("openwar")
+def openwar_odds(
+    models: Annotated[int, typer.Option(min=1, help="Attacking miniatures.")] = 10,
+    attacks: Annotated[int, typer.Option(min=1, help="Weapon's Attacks (dice each).")] = 1,
+    melee: Annotated[int, typer.Option(help="Attacker's Melee (or Ranged when shooting).")] = 0,
+    accuracy: Annotated[int, typer.Option(help="Accuracy bonus (Hold order: +1).")] = 0,
+    difficulty: Annotated[int, typer.Option(help="Weapon's Difficulty.")] = 5,
+    pierce: Annotated[int, typer.Option(help="Weapon's Pierce.")] = 0,
+    armor: Annotated[int, typer.Option(help="Target's Armor.")] = 4,
+    target_size: Annotated[int, typer.Option(min=1, help="Miniatures in the target unit.")] = 10,
+    shock: Annotated[bool, typer.Option(help="Weapon has Shock: +1 Presence per hitter.")] = False,
+    presence: Annotated[int, typer.Option(help="Attacking unit's Presence.")] = 0,
+    morale: Annotated[int, typer.Option(help="Target unit's Morale.")] = 8,
+    as_json: Json = False,
+    plot: Plot = None,
+    simulate: Simulate = 0,
+    seed: Seed = 1,
+) -> None:
+    """OpenWar: d6 + Melee vs Difficulty to hit, d6 + Pierce vs Armor to wound, then Presence.
+
+    Example: openwar odds openwar --models 10 --attacks 3 --melee 1 --difficulty 5 --armor 4
+    --target-size 10 --presence 1 --morale 9
+    """
+    from openwar.rulesets.openwar.montecarlo import simulate as roll
+    from openwar.rulesets.openwar.odds import OpenWarAttack, attack_odds
+
+    profile = OpenWarAttack(
+        models, attacks, melee, accuracy, difficulty, pierce, armor, target_size, shock,
+        presence, morale,
+    )  # fmt: skip
+    result = attack_odds(profile)
+    rolled: dict[str, float] = {}
+
+    def simulator(n: int, s: int) -> SimulatedOdds:
+        sim, rolled["presence"] = roll(profile, n, s)
+        return sim
+
+    def presence_table(console: Console) -> None:
+        presence = result.extras["presence"]
+        line = f"Presence roll beats Morale {morale}: [bold]{presence['probability']:.4f}[/bold]"
+        if "presence" in rolled:
+            line += f" (Monte Carlo: {rolled['presence']:.4f})"
+        console.print(line)
+        shown = [
+            f"{k}: {p:.3f}" for k, p in enumerate(presence["by_slain"])
+            if p is not None and result.slain[k] > 5e-7
+        ]  # fmt: skip
+        console.print("  given slain k -> " + ", ".join(shown))
+
+    _finish(result, simulator, as_json, plot, simulate, seed, presence_table)
+
+
+@odds_app.command("opr")
+def opr_odds(
+    models: Annotated[int, typer.Option(min=1, help="Attacking models.")] = 5,
+    attacks: Annotated[int, typer.Option(min=0, help="Attacks per model.")] = 1,
+    weapon: Annotated[
+        str | None, typer.Option(help="A weapon from the table (sets attacks, piercing).")
+    ] = None,
+    quality: Annotated[int, typer.Option(parser=options.roll, help="Attacker's Quality.")] = 4,
+    target_quality: Annotated[
+        int, typer.Option(parser=options.roll, help="Target's Quality (blocks).")
+    ] = 4,
+    target_models: Annotated[int, typer.Option(min=1, help="Models in the target.")] = 10,
+    tough: Annotated[int, typer.Option(min=1, help="Target's Tough(X).")] = 1,
+    armored: Annotated[bool, typer.Option(help="Target is Armored (hits ignored on 4+).")] = False,
+    cover: Annotated[
+        bool, typer.Option(help="Target in cover (shooting hits ignored 5+).")
+    ] = False,
+    piercing: Annotated[
+        Piercing, typer.Option(help="Piercing and how it is used (auto: the better of the two).")
+    ] = Piercing.NONE,
+    deadly: Annotated[bool, typer.Option(help="Deadly: hits on 6 deal D3+1 wounds.")] = False,
+    poison: Annotated[bool, typer.Option(help="Poison: hits on 6 wound automatically.")] = False,
+    rapid: Annotated[bool, typer.Option(help="Rapid: re-roll failed hits.")] = False,
+    unwieldy: Annotated[bool, typer.Option(help="Unwieldy: must re-roll hits.")] = False,
+    regeneration: Annotated[bool, typer.Option(help="Target ignores wounds on 5+.")] = False,
+    as_json: Json = False,
+    plot: Plot = None,
+    simulate: Simulate = 0,
+    seed: Seed = 1,
+) -> None:
+    """One Page Fantasy: Quality tests to hit, the target's Quality tests to block.
+
+    Example: openwar odds opr --models 10 --attacks 2 --quality 4 --target-quality 5 --poison
+    """
+    from openwar.rulesets.opr.montecarlo import simulate as roll
+    from openwar.rulesets.opr.odds import OprAttack, attack_odds, weapons
+
+    if weapon is not None:
+        table = weapons()
+        if weapon.lower() not in table:
+            known = ", ".join(w.name for w in table.values())
+            raise typer.BadParameter(
+                f"{weapon!r} is not in the weapons table ({known})",
+                param_hint="'--weapon'",
+            )
+        chosen = table[weapon.lower()]
+        attacks = chosen.attacks
+        if chosen.piercing and piercing is Piercing.NONE:
+            piercing = Piercing.AUTO
+    profile = OprAttack(
+        models, attacks, quality, target_quality, target_models, tough, armored, cover,
+        piercing, deadly, poison, rapid, unwieldy, regeneration,
+    )  # fmt: skip
+    _finish(attack_odds(profile), lambda n, s: roll(profile, n, s), as_json, plot, simulate, seed)
+
+
+@odds_app.command("oldworld")
+def oldworld_odds(
+    models: Annotated[int, typer.Option(min=1, help="Attacking models.")] = 10,
+    attacks: Annotated[int, typer.Option(min=0, help="Attacks per model.")] = 1,
+    shooting: Annotated[bool, typer.Option(help="Shooting (BS chart) instead of combat.")] = False,
+    ws: Annotated[int, typer.Option(help="Attacker's Weapon Skill (combat).")] = 3,
+    target_ws: Annotated[int, typer.Option(help="Target's Weapon Skill (combat).")] = 3,
+    bs: Annotated[int, typer.Option(help="Attacker's Ballistic Skill (shooting).")] = 3,
+    hit_mod: Annotated[int, typer.Option(help="Modifier to hit, e.g. -1 for long range.")] = 0,
+    strength: Annotated[int, typer.Option(help="Strength of the attack.")] = 3,
+    toughness: Annotated[int, typer.Option(help="Target's Toughness.")] = 3,
+    armour: Annotated[
+        int | None, typer.Option(parser=options.optional_roll, help="Armour save, e.g. 5+")
+    ] = None,
+    ap: Annotated[int, typer.Option(max=0, help="Armour Piercing, e.g. -1")] = 0,
+    ward: Annotated[
+        int | None, typer.Option(parser=options.optional_roll, help="Ward save, e.g. 5+")
+    ] = None,
+    damage: Annotated[
+        DiceExpr, typer.Option(parser=options.dice, help="Wounds per unsaved wound (1, D3).")
+    ] = ONE,
+    wounds: Annotated[int, typer.Option(min=1, help="Wounds per target model.")] = 1,
+    target_models: Annotated[int | None, typer.Option(min=1, help="Models in the target.")] = None,
+    reroll_hits: RerollOption = Reroll.NONE,
+    reroll_wounds: RerollOption = Reroll.NONE,
+    poisoned: Annotated[bool, typer.Option(help="Poisoned Attacks: 6s to hit auto-wound.")] = False,
+    as_json: Json = False,
+    plot: Plot = None,
+    simulate: Simulate = 0,
+    seed: Seed = 1,
+) -> None:
+    """The Old World: WS-vs-WS (or BS) to hit, S-vs-T to wound, armour with AP, ward.
+
+    Example: openwar odds oldworld --models 10 --ws 4 --target-ws 3 --strength 4 --toughness 3
+    --armour 5+
+    """
+    from openwar.rulesets.oldworld.montecarlo import simulate as roll
+    from openwar.rulesets.oldworld.odds import Mode, OldWorldAttack, attack_odds
+
+    mode = Mode.SHOOTING if shooting else Mode.COMBAT
+    profile = OldWorldAttack(
+        models, attacks, mode, ws, target_ws, bs, hit_mod, strength, toughness, armour, ap, ward,
+        damage, wounds, target_models, reroll_hits, reroll_wounds, poisoned,
+    )  # fmt: skip
+    _finish(attack_odds(profile), lambda n, s: roll(profile, n, s), as_json, plot, simulate, seed)

@@ -1,0 +1,72 @@
+"""Rich tables and JSON for attack odds."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+from openwar.dice.pmf import at_least
+from openwar.rulesets.odds import OddsResult, SimulatedOdds, pad
+
+SHOW_BELOW = 5e-7  # rows where both P(exactly) and P(at least) round to 0.0000 are omitted
+
+
+def odds_table(title: str, values: np.ndarray, simulated: np.ndarray | None, label: str) -> Table:
+    """One table: k, P(exactly k), P(at least k) and optionally the Monte Carlo estimate."""
+    table = Table(title=title, title_justify="left")
+    table.add_column(label, justify="right")
+    table.add_column("P(exactly k)", justify="right")
+    table.add_column("P(at least k)", justify="right")
+    if simulated is not None:
+        table.add_column("simulated", justify="right", style="dim")
+        simulated = pad(simulated, len(values))
+    cumulative = at_least(values)
+    for k, p in enumerate(values):
+        if p < SHOW_BELOW and cumulative[k] < SHOW_BELOW:
+            continue
+        row = [str(k), f"{p:.4f}", f"{cumulative[k]:.4f}"]
+        if simulated is not None:
+            row.append(f"{simulated[k]:.4f}")
+        table.add_row(*row)
+    return table
+
+
+def print_odds(result: OddsResult, simulated: SimulatedOdds | None, console: Console) -> None:
+    sim_values = None if simulated is None else simulated.distribution
+    console.print(odds_table(f"{result.quantity} inflicted", result.distribution, sim_values, "k"))
+    slain_label = "removed" if result.ruleset == "opr" else "slain"
+    same = len(result.slain) == len(result.distribution) and np.allclose(
+        result.slain, result.distribution, atol=1e-15
+    )
+    if not same:
+        sim_slain = None if simulated is None else simulated.slain
+        console.print(odds_table(f"models {slain_label}", result.slain, sim_slain, "k"))
+    line = f"mean {result.quantity} [bold]{result.mean:.4f}[/bold]"
+    line += f", mean models {slain_label} [bold]{result.mean_slain:.4f}[/bold]"
+    if simulated is not None:
+        line += f" (Monte Carlo: {simulated.mean:.4f} from {simulated.trials:,} rolls, "
+        line += f"seed {simulated.seed})"
+    console.print(line)
+
+
+def odds_json(result: OddsResult, simulated: SimulatedOdds | None) -> str:
+    data: dict[str, Any] = result.to_json()
+    if simulated is not None:
+        data["simulation"] = {
+            "trials": simulated.trials,
+            "seed": simulated.seed,
+            "distribution": simulated.distribution.tolist(),
+            "mean": simulated.mean,
+        }
+    return json.dumps(data, indent=2)
+
+
+def write_plot(result: OddsResult, path: Path, simulated: SimulatedOdds | None) -> None:
+    from openwar.render.charts import plot_odds
+
+    plot_odds(result, path, simulated)

@@ -1,0 +1,1 @@
+"""Pictures: charts of distributions (and later, the battlefield)."""

@@ -1,0 +1,44 @@
+"""Charts of attack distributions with matplotlib (PNG or SVG, reproducible bytes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+
+from openwar.errors import OpenWarError
+from openwar.rulesets.odds import OddsResult, SimulatedOdds, pad
+
+FORMATS = {".png", ".svg"}
+
+
+def plot_odds(result: OddsResult, path: Path, simulated: SimulatedOdds | None = None) -> Path:
+    """Draw P(exactly k) as bars and P(at least k) as a line; write ``path`` (.png or .svg)."""
+    if path.suffix.lower() not in FORMATS:
+        raise OpenWarError(f"--plot {path}: expected a file name ending in .png or .svg")
+    plt.rcParams["svg.hashsalt"] = "openwar"
+    fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
+    k = range(len(result.distribution))
+    ax.bar(k, result.distribution, color="#4a6fa5", label=f"P(exactly k) — mean {result.mean:.3f}")
+    if simulated is not None:
+        sim = pad(simulated.distribution, len(result.distribution))[: len(result.distribution)]
+        ax.plot(k, sim, "o", color="#c0504d", ms=4, label=f"Monte Carlo ({simulated.trials:,})")
+    twin = ax.twinx()
+    twin.plot(k, result.at_least, color="#2e7d32", lw=2, label="P(at least k)")
+    twin.set_ylim(0, 1.02)
+    twin.set_ylabel("P(at least k)")
+    ax.set_xlabel(f"{result.quantity} k")
+    ax.set_ylabel("P(exactly k)")
+    ax.set_title(f"{result.ruleset}: {result.quantity} per attack")
+    lines = ax.get_legend_handles_labels()
+    extra = twin.get_legend_handles_labels()
+    ax.legend(lines[0] + extra[0], lines[1] + extra[1], loc="upper right", fontsize=8)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    metadata = {"Date": None} if path.suffix.lower() == ".svg" else {"Software": None}
+    fig.savefig(path, metadata=metadata)
+    plt.close(fig)
+    return path

@@ -1,0 +1,1 @@
+"""Age of Sigmar, 2nd edition core rules."""

@@ -1,0 +1,145 @@
+"""Age of Sigmar attack sequence as an exact distribution: hit, wound, save, damage.
+
+Wound allocation reading (seed 001, "Allocating Wounds"): once *all* of a unit's attacks are
+resolved the damage is added up and allocated one wound at a time, keeping on one model until
+it is slain. So in the 2nd-edition text damage is pooled and no excess is lost; that is the
+default (``allocation="pooled"``). The later reading where each attack's damage stays on one
+model and its excess is lost is available as ``allocation="per-attack"``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from enum import StrEnum
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from openwar.dice.allocation import slain_packets, slain_pooled
+from openwar.dice.d6 import D6Test, Reroll
+from openwar.dice.notation import DiceExpr, parse_dice
+from openwar.dice.pmf import FloatArray, binomial, compound, thin
+from openwar.errors import ProfileError
+from openwar.rulesets.data import RollRule, RuleData, load_data
+from openwar.rulesets.odds import OddsResult
+
+
+class AttackRules(RuleData):
+    hit: RollRule
+    wound: RollRule
+    save: RollRule
+    ward: RollRule
+    no_save: int
+    cover_save_bonus: int
+    hit_wound_modifier_cap: int
+
+
+@cache
+def attack_rules() -> AttackRules:
+    return load_data("aos", "attacks.yaml", AttackRules)
+
+
+class Allocation(StrEnum):
+    POOLED = "pooled"
+    PER_ATTACK = "per-attack"
+
+
+@dataclass(frozen=True)
+class AosAttack:
+    """One weapon's attacks against one target unit. Rolls are the needed number (4 = "4+")."""
+
+    attacks: DiceExpr = parse_dice(1)
+    hit: int = 4
+    wound: int = 4
+    rend: int = 0
+    damage: DiceExpr = parse_dice(1)
+    save: int = 7
+    cover: bool = False
+    hit_modifier: int = 0
+    wound_modifier: int = 0
+    save_modifier: int = 0
+    reroll_hits: Reroll = Reroll.NONE
+    reroll_wounds: Reroll = Reroll.NONE
+    reroll_saves: Reroll = Reroll.NONE
+    ward: int | None = None
+    mortal_on_6_hit: int = 0
+    mortal_ends_sequence: bool = False
+    cap_modifiers: bool = False
+    models_wounds: int = 1
+    models: int | None = None
+    allocation: Allocation = Allocation.POOLED
+
+    def __post_init__(self) -> None:
+        checks = [
+            ("hit", 2 <= self.hit <= 6, "a roll from 2+ to 6+"),
+            ("wound", 2 <= self.wound <= 6, "a roll from 2+ to 6+"),
+            ("save", 2 <= self.save <= 7, "a roll from 2+ to 6+ or -"),
+            ("rend", self.rend <= 0, "0 or a negative number such as -1"),
+            ("ward", self.ward is None or 2 <= self.ward <= 6, "a roll from 2+ to 6+"),
+            ("mortal-on-6-hit", self.mortal_on_6_hit >= 0, "0 or more mortal wounds"),
+            ("models-wounds", self.models_wounds >= 1, "at least 1 wound per model"),
+            ("models", self.models is None or self.models >= 1, "at least 1 model"),
+        ]
+        for name, ok, expected in checks:
+            if not ok:
+                raise ProfileError(f"--{name}: expected {expected}")
+
+    def tests(self) -> tuple[D6Test, D6Test, D6Test]:
+        rules = attack_rules()
+        cap = rules.hit_wound_modifier_cap if self.cap_modifiers else None
+        bonus = rules.cover_save_bonus if self.cover else 0
+        save_modifier = self.rend + self.save_modifier + bonus
+        return (
+            rules.hit.test(self.hit, self.hit_modifier, cap, self.reroll_hits),
+            rules.wound.test(self.wound, self.wound_modifier, cap, self.reroll_wounds),
+            rules.save.test(self.save, save_modifier, None, self.reroll_saves),
+        )
+
+    def ward_test(self) -> D6Test | None:
+        return None if self.ward is None else attack_rules().ward.test(self.ward)
+
+    def describe(self) -> dict[str, Any]:
+        raw = asdict(self)
+        for key in ("attacks", "damage"):
+            raw[key] = str(getattr(self, key))
+        for key in ("hit", "wound", "save", "ward"):
+            value = raw[key]
+            raw[key] = None if value is None else ("-" if value == 7 else f"{value}+")
+        return {k: (str(v) if isinstance(v, StrEnum) else v) for k, v in raw.items()}
+
+
+def per_attack_outcome(profile: AosAttack) -> FloatArray:
+    """Joint pmf of one attack's (normal damage, mortal wounds), negation rolls applied."""
+    hit, wound, save = profile.tests()
+    ward = profile.ward_test()
+    keep = 1.0 if ward is None else 1.0 - ward.probability
+    damage = thin(profile.damage.distribution, keep)
+    mortal = binomial(profile.mortal_on_6_hit, keep)
+    p_six = hit.probability_of_face(6) if profile.mortal_on_6_hit else 0.0
+    p_hit_other = hit.probability - (p_six if hit.passes(6) else 0.0)
+    p_through = wound.probability * (1.0 - save.probability)
+    joint = np.zeros((len(damage), len(mortal)))
+    joint[:, 0] += p_hit_other * p_through * damage
+    joint[0, 0] += 1.0 - p_six - p_hit_other * p_through
+    if p_six:
+        through = 0.0 if profile.mortal_ends_sequence else p_through
+        joint += p_six * np.outer(through * damage, mortal)
+        joint[0, :] += p_six * (1.0 - through) * mortal
+    return joint
+
+
+def attack_odds(profile: AosAttack) -> OddsResult:
+    """Exact distribution of damage inflicted and of models slain."""
+    joint = per_attack_outcome(profile)
+    count = profile.attacks.distribution
+    total_per_attack = np.bincount(
+        np.add.outer(np.arange(joint.shape[0]), np.arange(joint.shape[1])).ravel(),
+        weights=joint.ravel(),
+    ).astype(np.float64)
+    damage = compound(count, total_per_attack)
+    if profile.allocation is Allocation.POOLED:
+        slain = slain_pooled(damage, profile.models_wounds, profile.models)
+    else:
+        slain = slain_packets(count, joint, profile.models_wounds, profile.models)
+    return OddsResult("aos", profile.describe(), "damage", damage, slain)

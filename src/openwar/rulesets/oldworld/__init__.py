@@ -1,0 +1,1 @@
+"""Warhammer: The Old World (quick reference)."""

@@ -1,0 +1,107 @@
+"""OpenWar attack sequence and Presence roll as exact distributions.
+
+Each attacking miniature rolls one die per Attack of its weapon, adding its Melee (or
+Ranged) and any Accuracy; a result of Difficulty or more hits. Each hit rolls one die plus
+the weapon's Pierce; Armor or more wounds, and a wound slays a miniature, so wounds are
+capped at the target's size. Then the Presence roll: 2D6 + Presence + slain (+1 for each
+miniature that hit with a Shock weapon) must be *greater* than the enemy's Morale.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from openwar.dice.d6 import D6Test
+from openwar.dice.pmf import FloatArray, at_least, binomial, clamp, die, power, power2d
+from openwar.errors import ProfileError
+from openwar.rulesets.data import RollRule, RuleData, load_data
+from openwar.rulesets.odds import OddsResult
+
+
+class AttackRules(RuleData):
+    hit: RollRule
+    damage: RollRule
+    presence_dice: int
+    shock_bonus: int
+    hold_accuracy: int
+
+
+@cache
+def attack_rules() -> AttackRules:
+    return load_data("openwar", "attacks.yaml", AttackRules)
+
+
+@dataclass(frozen=True)
+class OpenWarAttack:
+    """``models`` miniatures attacking with one weapon; Melee stands for Ranged when shooting."""
+
+    models: int = 10
+    attacks: int = 1
+    melee: int = 0
+    accuracy: int = 0
+    difficulty: int = 5
+    pierce: int = 0
+    armor: int = 4
+    target_size: int = 10
+    shock: bool = False
+    presence: int = 0
+    morale: int = 8
+
+    def __post_init__(self) -> None:
+        for name in ("models", "attacks", "target-size"):
+            if getattr(self, name.replace("-", "_")) < 1:
+                raise ProfileError(f"--{name}: expected a whole number of at least 1")
+
+    def tests(self) -> tuple[D6Test, D6Test]:
+        rules = attack_rules()
+        return (
+            rules.hit.test(self.difficulty, self.melee + self.accuracy),
+            rules.damage.test(self.armor, self.pierce),
+        )
+
+
+def miniature_outcome(profile: OpenWarAttack) -> FloatArray:
+    """Joint pmf of one miniature's (wounds, whether it hit at least once)."""
+    hit, wound = profile.tests()
+    hits = binomial(profile.attacks, hit.probability)
+    joint = np.zeros((profile.attacks + 1, 2))
+    for j, p_j in enumerate(hits):
+        joint[: j + 1, min(j, 1)] += p_j * binomial(j, wound.probability)
+    return joint
+
+
+def presence_beats(profile: OpenWarAttack, bonus: int) -> float:
+    """P(2D6 + Presence + bonus > Morale)."""
+    roll = power(die(6), attack_rules().presence_dice)
+    needed = profile.morale - profile.presence - bonus + 1
+    return float(at_least(roll)[max(needed, 0)]) if needed < len(roll) else 0.0
+
+
+def attack_odds(profile: OpenWarAttack) -> OddsResult:
+    """Exact distribution of wounds (= miniatures slain) and of the Presence roll."""
+    joint = power2d(miniature_outcome(profile), profile.models)
+    shock_bonus = attack_rules().shock_bonus if profile.shock else 0
+    size = profile.target_size
+    slain_by_hitters = np.zeros((size + 1, joint.shape[1]))
+    for wounds in range(joint.shape[0]):
+        slain_by_hitters[min(wounds, size)] += joint[wounds]
+    slain = slain_by_hitters.sum(axis=1)
+    passing = np.array(
+        [
+            [presence_beats(profile, k + shock_bonus * h) for h in range(joint.shape[1])]
+            for k in range(size + 1)
+        ]
+    )
+    joint_pass = (slain_by_hitters * passing).sum(axis=1)
+    by_slain = [float(p / s) if s > 0 else None for p, s in zip(joint_pass, slain, strict=True)]
+    presence = {"probability": float(joint_pass.sum()), "by_slain": by_slain}
+    slain = clamp(slain, size)
+    return OddsResult("openwar", asdict(profile), "wounds", slain, slain, {"presence": presence})
+
+
+def describe(profile: OpenWarAttack) -> dict[str, Any]:
+    return asdict(profile)

@@ -1,0 +1,1 @@
+"""One Page Fantasy, Sigmar rules v3.2.0."""

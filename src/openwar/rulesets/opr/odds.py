@@ -1,0 +1,168 @@
+"""One Page Fantasy attacks as an exact distribution.
+
+Attackers take one Quality test per Attack (Rapid re-rolls failures; Unwieldy must re-roll
+hits). A hit on a 6 with Deadly deals D3+1 automatic wounds to one model; with Poison (and not
+Deadly: one face is never resolved twice) one automatic wound. Automatic wounds skip Armored,
+cover and blocks. Other hits may be ignored by Armored (4+) or, failing that, by cover (5+,
+shooting only), then the target takes a Quality test per hit and each success blocks.
+Regeneration ignores each wound on a 5+. Tough(X) models need X wounds; wounds pile on one
+model at a time. A Deadly packet goes on one model and its excess is lost; ordinary wounds
+are pooled after it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from enum import StrEnum
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from openwar.dice.allocation import slain_packets
+from openwar.dice.d6 import D6Test, Reroll
+from openwar.dice.notation import DiceExpr, parse_dice
+from openwar.dice.pmf import FloatArray, compound, point, thin
+from openwar.errors import ProfileError
+from openwar.rulesets.data import RollRule, RuleData, load_data
+from openwar.rulesets.odds import OddsResult
+
+
+class AttackRules(RuleData):
+    quality_test: RollRule
+    armored_ignores_on: int
+    cover_ignores_on: int
+    regeneration_ignores_on: int
+    deadly_wounds: str
+    poison_wounds: int
+    trigger_face: int
+
+    @property
+    def deadly(self) -> DiceExpr:
+        return parse_dice(self.deadly_wounds)
+
+
+class Weapon(RuleData):
+    name: str
+    range: int | None
+    attacks: int
+    piercing: bool
+    single_model: bool
+
+
+@cache
+def attack_rules() -> AttackRules:
+    return load_data("opr", "attacks.yaml", AttackRules)
+
+
+@cache
+def weapons() -> dict[str, Weapon]:
+    from pydantic import TypeAdapter
+
+    from openwar.rulesets.data import _read
+
+    table = TypeAdapter(list[Weapon]).validate_python(_read("opr", "weapons.yaml"))
+    return {w.name.lower(): w for w in table}
+
+
+class Piercing(StrEnum):
+    NONE = "none"
+    AUTO = "auto"
+    IGNORE_ARMORED = "ignore-armored"
+    REROLL_BLOCKS = "reroll-blocks"
+
+
+@dataclass(frozen=True)
+class OprAttack:
+    models: int = 5
+    attacks: int = 1
+    quality: int = 4
+    target_quality: int = 4
+    target_models: int = 10
+    tough: int = 1
+    armored: bool = False
+    cover: bool = False
+    piercing: Piercing = Piercing.NONE
+    deadly: bool = False
+    poison: bool = False
+    rapid: bool = False
+    unwieldy: bool = False
+    regeneration: bool = False
+
+    def __post_init__(self) -> None:
+        checks = [
+            ("models", self.models >= 1, "at least 1 model"),
+            ("attacks", self.attacks >= 0, "0 or more attacks per model"),
+            ("quality", 2 <= self.quality <= 6, "a Quality from 2+ to 6+"),
+            ("target-quality", 2 <= self.target_quality <= 6, "a Quality from 2+ to 6+"),
+            ("target-models", self.target_models >= 1, "at least 1 model"),
+            ("tough", self.tough >= 1, "Tough(X) with X of at least 1"),
+            ("unwieldy", not (self.rapid and self.unwieldy), "not both Rapid and Unwieldy"),
+        ]
+        for name, ok, expected in checks:
+            if not ok:
+                raise ProfileError(f"--{name}: expected {expected}")
+
+    def hit_test(self) -> D6Test:
+        reroll = Reroll.FAILED if self.rapid else Reroll.SUCCESSES if self.unwieldy else Reroll.NONE
+        return attack_rules().quality_test.test(self.quality, reroll=reroll)
+
+
+def per_attack_outcome(p: OprAttack) -> FloatArray:
+    """Joint pmf of one attack's (Deadly packet on one model, other wounds)."""
+    rules = attack_rules()
+    hit = p.hit_test()
+    keep = 1.0 - D6Test(rules.regeneration_ignores_on).probability if p.regeneration else 1.0
+    p_face = hit.probability_of_face(rules.trigger_face)
+    p_trigger = p_face if (p.deadly or p.poison) and hit.passes(rules.trigger_face) else 0.0
+    p_hit = hit.probability - p_trigger
+    packet = thin(rules.deadly.distribution, keep) if p.deadly else point(0)
+    auto = thin(point(rules.poison_wounds), keep) if (p.poison and not p.deadly) else point(0)
+    p_wound = _unblocked(p) * keep
+    joint = np.zeros((len(packet), max(len(auto), 2)))
+    joint[0, 0] += 1.0 - p_trigger - p_hit * p_wound
+    joint[0, 1] += p_hit * p_wound
+    if p.deadly:
+        joint[:, 0] += p_trigger * packet
+    else:
+        joint[0, : len(auto)] += p_trigger * auto
+    return joint
+
+
+def _unblocked(p: OprAttack) -> float:
+    """P(an ordinary hit becomes a wound): Armored or cover, then the target's blocks."""
+    rules = attack_rules()
+    armored = p.armored and p.piercing is not Piercing.IGNORE_ARMORED
+    ignore_on = rules.armored_ignores_on if armored else rules.cover_ignores_on if p.cover else 7
+    passes = 1.0 - D6Test(ignore_on).probability
+    reroll = Reroll.SUCCESSES if p.piercing is Piercing.REROLL_BLOCKS else Reroll.NONE
+    block = rules.quality_test.test(p.target_quality, reroll=reroll)
+    return passes * (1.0 - block.probability)
+
+
+def _exact(p: OprAttack) -> OddsResult:
+    joint = per_attack_outcome(p)
+    count = point(p.models * p.attacks)
+    totals = np.add.outer(np.arange(joint.shape[0]), np.arange(joint.shape[1])).ravel()
+    wounds = compound(count, np.bincount(totals, weights=joint.ravel()).astype(np.float64))
+    slain = slain_packets(count, joint, p.tough, p.target_models)
+    return OddsResult("opr", describe(p), "wounds", wounds, slain)
+
+
+def attack_odds(profile: OprAttack) -> OddsResult:
+    """Exact distribution of wounds and models removed; Piercing "auto" picks the better use."""
+    if profile.piercing is not Piercing.AUTO:
+        return _exact(profile)
+    options = [
+        _exact(replace(profile, piercing=choice))
+        for choice in (Piercing.IGNORE_ARMORED, Piercing.REROLL_BLOCKS)
+    ]
+    best = max(options, key=lambda r: (r.mean_slain, r.mean))
+    return replace(best, profile={**describe(profile), "piercing_used": best.profile["piercing"]})
+
+
+def describe(p: OprAttack) -> dict[str, Any]:
+    raw = asdict(p)
+    raw["piercing"] = str(p.piercing)
+    raw["quality"], raw["target_quality"] = f"{p.quality}+", f"{p.target_quality}+"
+    return raw
