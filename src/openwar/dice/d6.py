@@ -9,13 +9,14 @@ never counted twice.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
-FACES = np.arange(1, 7)
+FACES = np.arange(1, 7)  # faces 1..6, for vectorised callers
 
 
 class Reroll(StrEnum):
@@ -48,6 +49,10 @@ class D6Test:
     one_fails: bool = False
     six_succeeds: bool = False
     reroll: Reroll = Reroll.NONE
+    probability: float = field(init=False, repr=False, compare=False)
+    _success: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+    _rerolled: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+    _faces: tuple[float, ...] = field(init=False, repr=False, compare=False)
 
     @property
     def effective_modifier(self) -> int:
@@ -63,37 +68,66 @@ class D6Test:
             return True
         return face + self.effective_modifier >= self.target
 
+    def __post_init__(self) -> None:
+        success, rerolled, faces, chance = _analyse(
+            self.target, self.effective_modifier, self.one_fails, self.six_succeeds, self.reroll
+        )
+        object.__setattr__(self, "_success", success)
+        object.__setattr__(self, "_rerolled", rerolled)
+        object.__setattr__(self, "_faces", faces)
+        object.__setattr__(self, "probability", chance)
+
     @property
     def success_faces(self) -> npt.NDArray[np.bool_]:
         """Boolean mask over faces 1..6 (index 0 is face 1)."""
-        return np.array([self.passes(int(f)) for f in FACES], dtype=np.bool_)
+        return np.array(self._success, dtype=np.bool_)
 
     @property
     def reroll_faces(self) -> npt.NDArray[np.bool_]:
-        ok = self.success_faces
-        masks = {
-            Reroll.NONE: np.zeros(6, dtype=bool),
-            Reroll.ONES: FACES == 1,
-            Reroll.FAILED: ~ok,
-            Reroll.SUCCESSES: ok,
-            Reroll.ALL: np.ones(6, dtype=bool),
-        }
-        return np.asarray(masks[self.reroll], dtype=np.bool_)
+        """Which faces are rolled again (index 0 is face 1)."""
+        return np.array(self._rerolled, dtype=np.bool_)
 
     @property
     def face_probabilities(self) -> npt.NDArray[np.float64]:
         """P(final unmodified face == f) for f = 1..6, after the re-roll."""
-        again = self.reroll_faces
-        kept = np.where(again, 0.0, 1.0 / 6.0)
-        return np.asarray(kept + again.sum() / 36.0, dtype=np.float64)
-
-    @property
-    def probability(self) -> float:
-        return float(self.face_probabilities[self.success_faces].sum())
+        return np.array(self._faces, dtype=np.float64)
 
     def probability_of_face(self, face: int) -> float:
         """P(the final unmodified face is ``face``), e.g. an unmodified 6."""
-        return float(self.face_probabilities[face - 1])
+        return self._faces[face - 1]
+
+
+REROLL_FIXED: dict[Reroll, tuple[bool, ...]] = {
+    Reroll.NONE: (False,) * 6,
+    Reroll.ONES: (True,) + (False,) * 5,
+    Reroll.ALL: (True,) * 6,
+}
+
+
+@lru_cache(maxsize=4096)
+def _analyse(
+    target: int, mod: int, one_fails: bool, six_succeeds: bool, reroll: Reroll
+) -> tuple[tuple[bool, ...], tuple[bool, ...], tuple[float, ...], float]:
+    """(successful faces, re-rolled faces, final face probabilities, P(success)).
+
+    Six faces are cheaper in plain floats than in numpy, and there are few distinct tests.
+    """
+    success = tuple(face + mod >= target for face in range(1, 7))
+    success = (
+        success[0] and not one_fails,
+        *success[1:5],
+        success[5] or six_succeeds,
+    )
+    if reroll is Reroll.FAILED:
+        rerolled = tuple(not ok for ok in success)
+    elif reroll is Reroll.SUCCESSES:
+        rerolled = success
+    else:
+        rerolled = REROLL_FIXED[reroll]
+    again = sum(rerolled) / 36.0
+    faces = tuple((0.0 if r else 1.0 / 6.0) + again for r in rerolled)
+    chance = sum(p for p, ok in zip(faces, success, strict=True) if ok)
+    return success, rerolled, faces, chance
 
 
 def parse_roll(text: str, allow_dash: bool = False, lowest: int = 2, highest: int = 6) -> int:

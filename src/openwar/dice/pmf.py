@@ -80,6 +80,8 @@ def binomial(n: int, p: float) -> FloatArray:
 def compound(count: FloatArray, item: FloatArray) -> FloatArray:
     """The pmf of the sum of a random number (pmf ``count``) of iid ``item`` values."""
     n_max = len(count) - 1
+    if count[n_max] == 1.0:
+        return power(item, n_max)
     out = np.zeros(n_max * (len(item) - 1) + 1)
     partial = np.array([1.0])
     for k, p_k in enumerate(count):
@@ -98,6 +100,8 @@ def thin(pmf: FloatArray, keep: float) -> FloatArray:
     >>> thin(point(2), 0.5).tolist()
     [0.25, 0.5, 0.25]
     """
+    if keep == 1.0:
+        return pmf.copy()
     out = np.zeros(len(pmf))
     for k, p_k in enumerate(pmf):
         if p_k:

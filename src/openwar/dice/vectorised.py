@@ -20,7 +20,7 @@ BoolArray = npt.NDArray[np.bool_]
 
 @dataclass(frozen=True)
 class RolledTest:
-    faces: IntArray
+    faces: npt.NDArray[np.int8]
     success: BoolArray
 
 
@@ -35,35 +35,72 @@ def roll_test(
     six_succeeds: bool = False,
     reroll: Reroll = Reroll.NONE,
 ) -> RolledTest:
-    """Roll a D6 test for every cell of ``shape``, re-rolling once before modifiers."""
+    """Roll a D6 test for every cell of ``shape``, re-rolling once before modifiers.
+
+    Faces are small integers; success and re-roll are looked up per face in 7-entry tables
+    (index = face), which is faster than arithmetic on the whole array.
+    """
     mod = modifier if cap is None else int(np.clip(modifier, -cap, cap))
-
-    def judge(faces: IntArray) -> BoolArray:
-        ok = faces + mod >= target
-        if one_fails:
-            ok &= faces != 1
-        if six_succeeds:
-            ok |= faces == 6
-        return ok
-
-    faces = rng.integers(1, 7, size=shape)
+    face = np.arange(7)
+    ok = face + mod >= target
+    if one_fails:
+        ok[1] = False
+    if six_succeeds:
+        ok[6] = True
+    faces = rng.integers(1, 7, size=shape, dtype=np.int8)
     if reroll is not Reroll.NONE:
-        first = judge(faces)
         again = {
-            Reroll.ONES: faces == 1,
-            Reroll.FAILED: ~first,
-            Reroll.SUCCESSES: first,
-            Reroll.ALL: np.ones(shape, dtype=bool),
+            Reroll.ONES: face == 1,
+            Reroll.FAILED: ~ok,
+            Reroll.SUCCESSES: ok,
+            Reroll.ALL: np.ones(7, dtype=bool),
         }[reroll]
-        faces = np.where(again, rng.integers(1, 7, size=shape), faces)
-    return RolledTest(faces, judge(faces))
+        fresh = rng.integers(1, 7, size=shape, dtype=np.int8)
+        faces = np.where(again[faces], fresh, faces)
+    return RolledTest(faces, ok[faces])
+
+
+def roll_test_sparse(
+    rng: np.random.Generator,
+    count: int,
+    target: int,
+    modifier: int = 0,
+    *,
+    cap: int | None = None,
+    one_fails: bool = False,
+    six_succeeds: bool = False,
+    reroll: Reroll = Reroll.NONE,
+) -> RolledTest:
+    """Like :func:`roll_test` for ``count`` independent dice, rolling re-roll dice only for
+    the faces that are re-rolled (the fast path of long Monte Carlo runs)."""
+    mod = modifier if cap is None else int(np.clip(modifier, -cap, cap))
+    face = np.arange(7)
+    ok = face + mod >= target
+    if one_fails:
+        ok[1] = False
+    if six_succeeds:
+        ok[6] = True
+    faces = rng.integers(1, 7, size=count, dtype=np.int8)
+    if reroll is not Reroll.NONE:
+        again = {
+            Reroll.ONES: face == 1,
+            Reroll.FAILED: ~ok,
+            Reroll.SUCCESSES: ok,
+            Reroll.ALL: np.ones(7, dtype=bool),
+        }[reroll]
+        which = np.flatnonzero(again[faces])
+        faces[which] = rng.integers(1, 7, size=len(which), dtype=np.int8)
+    return RolledTest(faces, ok[faces])
 
 
 def roll_expr(rng: np.random.Generator, expr: DiceExpr, shape: tuple[int, ...]) -> IntArray:
     """Roll a dice expression independently for every cell of ``shape``."""
     if expr.is_constant:
         return np.full(shape, expr.modifier, dtype=np.int64)
-    rolled = rng.integers(1, expr.sides + 1, size=(*shape, expr.count))
+    if expr.count == 1:
+        rolled = rng.integers(1, expr.sides + 1, size=shape, dtype=np.int64)
+        return rolled + expr.modifier if expr.modifier else rolled
+    rolled = rng.integers(1, expr.sides + 1, size=(*shape, expr.count), dtype=np.int64)
     return np.asarray(rolled.sum(axis=-1) + expr.modifier, dtype=np.int64)
 
 

@@ -62,7 +62,12 @@ class RollRule(RuleData):
     six_succeeds: bool
 
     def test(
-        self, target: int, modifier: int = 0, cap: int | None = None, reroll: str = "none"
+        self,
+        target: int,
+        modifier: int = 0,
+        cap: int | None = None,
+        reroll: Reroll | str = Reroll.NONE,
     ) -> D6Test:
         """A :class:`D6Test` for this kind of roll."""
-        return D6Test(target, modifier, cap, self.one_fails, self.six_succeeds, Reroll(reroll))
+        again = reroll if isinstance(reroll, Reroll) else Reroll(reroll)
+        return D6Test(target, modifier, cap, self.one_fails, self.six_succeeds, again)

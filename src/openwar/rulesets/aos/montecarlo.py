@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from openwar.dice.vectorised import IntArray, chunks, empirical, negate_points, roll_expr, roll_test
+from openwar.dice.vectorised import (
+    IntArray,
+    chunks,
+    empirical,
+    negate_points,
+    roll_expr,
+    roll_test_sparse,
+)
 from openwar.rulesets.aos.odds import Allocation, AosAttack, AttackRules, attack_rules
+from openwar.rulesets.data import RollRule
 from openwar.rulesets.odds import SimulatedOdds
 
 
@@ -25,55 +33,55 @@ def simulate(profile: AosAttack, trials: int, seed: int) -> SimulatedOdds:
 def _batch(
     p: AosAttack, rules: AttackRules, rng: np.random.Generator, n: int
 ) -> tuple[IntArray, IntArray]:
+    """One batch of ``n`` sequences, rolling dice only for attacks still going.
+
+    ``alive`` holds the flat (sequence * width + attack) index of each surviving attack;
+    wound and save dice are rolled together for the hits, damage dice for the unsaved.
+    """
     attacks = roll_expr(rng, p.attacks, (n,))
     width = max(int(attacks.max()), 1)
-    shape = (n, width)
-    live = np.arange(width) < attacks[:, None]
+    if p.attacks.is_constant:
+        alive = np.arange(n * width, dtype=np.int32)
+    else:
+        alive = np.flatnonzero((np.arange(width) < attacks[:, None]).ravel()).astype(np.int32)
     cap = rules.hit_wound_modifier_cap if p.cap_modifiers else None
-    hit = roll_test(
-        rng,
-        shape,
-        p.hit,
-        p.hit_modifier,
-        cap=cap,
-        reroll=p.reroll_hits,
-        one_fails=rules.hit.one_fails,
-        six_succeeds=rules.hit.six_succeeds,
-    )
-    wound = roll_test(
-        rng,
-        shape,
-        p.wound,
-        p.wound_modifier,
-        cap=cap,
-        reroll=p.reroll_wounds,
-        one_fails=rules.wound.one_fails,
-        six_succeeds=rules.wound.six_succeeds,
-    )
+    hit = roll_test_sparse(rng, len(alive), p.hit, p.hit_modifier, cap=cap,
+                           reroll=p.reroll_hits, **_flags(rules.hit))  # fmt: skip
+    going = hit.success
+    mortal_at = alive[:0]
+    if p.mortal_on_6_hit:
+        six = hit.faces == 6
+        mortal_at = alive[six]
+        if p.mortal_ends_sequence:
+            going = going & ~six
+    alive = alive[going]
     save_mod = p.rend + p.save_modifier + (rules.cover_save_bonus if p.cover else 0)
-    save = roll_test(
-        rng,
-        shape,
-        p.save,
-        save_mod,
-        reroll=p.reroll_saves,
-        one_fails=rules.save.one_fails,
-        six_succeeds=rules.save.six_succeeds,
-    )
-    six = live & (hit.faces == 6) & (p.mortal_on_6_hit > 0)
-    proceeds = live & hit.success & ~(six & p.mortal_ends_sequence)
-    unsaved = proceeds & wound.success & ~save.success
-    damage = np.where(unsaved, roll_expr(rng, p.damage, shape), 0)
+    wound = roll_test_sparse(rng, len(alive), p.wound, p.wound_modifier, cap=cap,
+                             reroll=p.reroll_wounds, **_flags(rules.wound))  # fmt: skip
+    save = roll_test_sparse(rng, len(alive), p.save, save_mod, reroll=p.reroll_saves,
+                            **_flags(rules.save))  # fmt: skip
+    alive = alive[wound.success & ~save.success]
+    damage = roll_expr(rng, p.damage, (len(alive),))
     damage = negate_points(rng, damage, p.ward, p.damage.maximum)
-    mortal = negate_points(rng, six * p.mortal_on_6_hit, p.ward, p.mortal_on_6_hit)
-    total = damage.sum(axis=1) + mortal.sum(axis=1)
+    mortal = np.full(len(mortal_at), p.mortal_on_6_hit, dtype=np.int64)
+    mortal = negate_points(rng, mortal, p.ward, p.mortal_on_6_hit)
+    sequence = alive // width
+    mortal_total = np.bincount(mortal_at // width, weights=mortal, minlength=n).astype(np.int64)
+    total = np.bincount(sequence, weights=damage, minlength=n).astype(np.int64) + mortal_total
     w = p.models_wounds
     limit = p.models * w if p.models is not None else np.iinfo(np.int64).max
     if p.allocation is Allocation.POOLED:
         return total, np.minimum(total, limit) // w
+    flat = np.zeros(n * width, dtype=np.int64)
+    flat[alive] = damage
+    per_attack = flat.reshape(n, width)
     effective = np.zeros(n, dtype=np.int64)
     for column in range(width):
         room = w - effective % w
-        effective = np.minimum(effective + np.minimum(damage[:, column], room), limit)
-    effective = np.minimum(effective + mortal.sum(axis=1), limit)
+        effective = np.minimum(effective + np.minimum(per_attack[:, column], room), limit)
+    effective = np.minimum(effective + mortal_total, limit)
     return total, effective // w
+
+
+def _flags(rule: RollRule) -> dict[str, bool]:
+    return {"one_fails": rule.one_fails, "six_succeeds": rule.six_succeeds}

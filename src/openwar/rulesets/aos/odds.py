@@ -9,7 +9,7 @@ model and its excess is lost is available as ``allocation="per-attack"``.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 from typing import Any
@@ -100,7 +100,7 @@ class AosAttack:
         return None if self.ward is None else attack_rules().ward.test(self.ward)
 
     def describe(self) -> dict[str, Any]:
-        raw = asdict(self)
+        raw = dict(vars(self))
         for key in ("attacks", "damage"):
             raw[key] = str(getattr(self, key))
         for key in ("hit", "wound", "save", "ward"):
