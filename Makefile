@@ -19,7 +19,7 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 
 demo: $(VENV)/.installed
 	$(BIN)/openwar odds aos --attacks 20 --hit 4+ --wound 3+ --rend -1 --damage D3 --save 4+ --reroll-hits ones --models-wounds 2
-	$(BIN)/openwar odds openwar --models 10 --attacks 3 --melee 1 --difficulty 5 --pierce 0 --armor 4 --target-size 10 --presence 1 --morale 9
+	$(BIN)/openwar odds openwar --models 10 --attacks 1 --melee 1 --difficulty 4 --pierce 1 --armor 5 --target-size 10 --presence 1 --morale 10
 
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check src tests

@@ -13,7 +13,7 @@ from rich.table import Table
 from openwar.dice.pmf import at_least
 from openwar.rulesets.odds import OddsResult, SimulatedOdds, pad
 
-SHOW_BELOW = 5e-7  # rows where both P(exactly) and P(at least) round to 0.0000 are omitted
+SHOWN = 5e-5  # rows from the first k whose P(at least k) rounds to 0.0000 are summarised
 
 
 def odds_table(title: str, values: np.ndarray, simulated: np.ndarray | None, label: str) -> Table:
@@ -26,14 +26,23 @@ def odds_table(title: str, values: np.ndarray, simulated: np.ndarray | None, lab
         table.add_column("simulated", justify="right", style="dim")
         simulated = pad(simulated, len(values))
     cumulative = at_least(values)
-    for k, p in enumerate(values):
-        if p < SHOW_BELOW and cumulative[k] < SHOW_BELOW:
-            continue
+    last = shown_up_to(values)
+    for k, p in enumerate(values[: last + 1]):
         row = [str(k), f"{p:.4f}", f"{cumulative[k]:.4f}"]
         if simulated is not None:
             row.append(f"{simulated[k]:.4f}")
         table.add_row(*row)
+    if last < len(values) - 1:
+        table.add_row(
+            f">{last}", f"{cumulative[last + 1]:.1e}", "", *([""] if simulated is not None else [])
+        )
     return table
+
+
+def shown_up_to(values: np.ndarray) -> int:
+    """The last k worth a row: P(at least k) still shows as at least 0.0001."""
+    visible = np.nonzero(at_least(values) >= SHOWN)[0]
+    return int(visible[-1]) if len(visible) else 0
 
 
 def print_odds(result: OddsResult, simulated: SimulatedOdds | None, console: Console) -> None:
