@@ -1,0 +1,262 @@
+"""OpenWar attack sequence and Presence roll (docs/rules/openwar.md, clauses OW-A1..OW-A8)."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from functools import cache
+from typing import Any
+
+import icepool
+import numpy as np
+import pytest
+
+from openwar.errors import ProfileError
+from openwar.rulesets.openwar.montecarlo import simulate
+from openwar.rulesets.openwar.odds import OpenWarAttack, attack_odds, presence_beats
+from rulesets.bounds import assert_distribution, assert_monte_carlo_agrees, assert_same_pmf
+from rulesets.enumeration import bind, certain, faces, fmap, pmf_array, sequence
+
+# ---------------------------------------------------------------- the rules, written out again
+
+
+@cache
+def miniature(p: OpenWarAttack) -> dict[tuple[int, bool], Fraction]:
+    """OW-A2/A3: one die per Attack (+ Melee + Accuracy vs Difficulty), one die per Hit
+    (+ Pierce vs Armor). Outcome: (wounds, whether the miniature hit at all)."""
+    hits = fmap(
+        faces(p.attacks),
+        lambda roll: sum(1 for r in roll if r + p.melee + p.accuracy >= p.difficulty),
+    )
+    return bind(
+        hits,
+        lambda h: fmap(
+            faces(h), lambda roll: (sum(1 for r in roll if r + p.pierce >= p.armor), h > 0)
+        ),
+    )
+
+
+def brute_force(p: OpenWarAttack) -> tuple[dict[int, Fraction], dict[tuple[int, bool], Fraction]]:
+    """(slain distribution, joint (slain, Presence roll beats Morale))."""
+    runs = sequence([miniature(p)] * p.models)
+
+    def outcome(run: tuple[tuple[int, bool], ...]) -> tuple[int, int]:
+        slain = min(sum(w for w, _ in run), p.target_size)  # OW-A4
+        hitters = sum(1 for _, hit in run if hit)
+        return slain, hitters
+
+    summary = fmap(runs, outcome)
+    slain = fmap(summary, lambda s: s[0])
+
+    def presence(s: tuple[int, int]) -> dict[tuple[int, bool], Fraction]:
+        bonus = s[0] + (s[1] if p.shock else 0)  # OW-A5, OW-A6
+        return fmap(faces(2), lambda roll: (s[0], sum(roll) + p.presence + bonus > p.morale))
+
+    return slain, bind(summary, presence)
+
+
+def ow(**kw: Any) -> OpenWarAttack:
+    return OpenWarAttack(**kw)
+
+
+# ------------------------------------------------------------------------- every distribution
+
+SWEEP = [
+    ow(
+        models=m,
+        attacks=a,
+        melee=mel,
+        difficulty=d,
+        pierce=pi,
+        armor=ar,
+        target_size=size,
+        shock=shock,
+        presence=pr,
+        morale=mo,
+    )
+    for m, a, mel, d, pi, ar, size, shock, pr, mo in itertools.product(
+        [1, 10, 20],
+        [1, 3],
+        [0, 2],
+        [4, 7],
+        [0, 3],
+        [4, 8],
+        [5, 20],
+        [False, True],
+        [0, 2],
+        [6, 12],
+    )
+][::7]
+
+
+@pytest.mark.parametrize("profile", SWEEP, ids=range(len(SWEEP)))
+def test_openwar_every_distribution_sums_to_one(profile: OpenWarAttack) -> None:
+    result = attack_odds(profile)
+    assert_distribution(result.distribution)
+    presence = result.extras["presence"]
+    assert -1e-12 <= presence["probability"] <= 1.0 + 1e-12
+    recombined = sum(
+        p * s for p, s in zip(presence["by_slain"], result.slain, strict=True) if p is not None
+    )
+    assert recombined == pytest.approx(presence["probability"], abs=1e-12)
+
+
+# ----------------------------------------------------------- brute force on small cases
+
+SMALL = [
+    ow(models=1, attacks=1, difficulty=4, armor=4, target_size=1, morale=7),
+    ow(models=2, attacks=2, melee=1, difficulty=5, pierce=1, armor=4, target_size=3, morale=8),
+    ow(models=3, attacks=1, difficulty=5, armor=5, target_size=2, presence=1, morale=9),
+    ow(models=2, attacks=3, difficulty=5, pierce=2, armor=6, target_size=4, shock=True, morale=9),
+    ow(models=2, attacks=2, melee=3, accuracy=1, difficulty=6, armor=3, target_size=10),
+    ow(models=2, attacks=2, difficulty=9, armor=4, morale=4, presence=-2),
+    ow(models=3, attacks=2, melee=-1, difficulty=3, pierce=-1, armor=4, shock=True, morale=10),
+]
+
+
+@pytest.mark.parametrize("profile", SMALL, ids=range(len(SMALL)))
+def test_openwar_attack_sequence_and_presence_match_brute_force(profile: OpenWarAttack) -> None:
+    slain, joint = brute_force(profile)
+    result = attack_odds(profile)
+    assert_same_pmf(result.distribution, pmf_array(slain))
+    assert_same_pmf(result.slain, pmf_array(slain))
+    presence = result.extras["presence"]
+    passed = sum((q for (_, ok), q in joint.items() if ok), Fraction(0))
+    assert presence["probability"] == pytest.approx(float(passed), abs=1e-12)
+    for k, given in enumerate(presence["by_slain"]):
+        p_k = slain.get(k, Fraction(0))
+        if p_k == 0:
+            assert given is None
+        else:
+            assert given == pytest.approx(float(joint.get((k, True), Fraction(0)) / p_k), abs=1e-12)
+
+
+# ------------------------------------------------------- icepool: the Presence roll
+
+
+def icepool_presence(p: OpenWarAttack) -> float:
+    """P(Presence roll beats Morale), built with icepool (pairs encoded as wounds*1000+hit)."""
+    hit = icepool.d6.map(lambda f: 1 if f + p.melee + p.accuracy >= p.difficulty else 0)
+    wound = icepool.d6.map(lambda f: 1 if f + p.pierce >= p.armor else 0)
+    hits = p.attacks @ hit
+    mini = hits.map(lambda h: ((h @ wound) * 1000 if h else 0) + (1 if h else 0))
+    unit = p.models @ mini
+    shock = 1 if p.shock else 0
+    passed = icepool.map(
+        lambda e, r: r + p.presence + min(e // 1000, p.target_size) + shock * (e % 1000) > p.morale,
+        unit,
+        2 @ icepool.d6,
+    )
+    return float(passed.probability(True))
+
+
+ICEPOOL = [
+    ow(models=10, attacks=2, melee=1, difficulty=5, pierce=1, armor=4, presence=1, morale=9),
+    ow(models=8, attacks=3, difficulty=5, armor=5, shock=True, target_size=6, morale=10),
+    ow(models=5, attacks=1, difficulty=4, armor=4, shock=True, presence=-1, morale=7),
+]
+
+
+@pytest.mark.parametrize("profile", ICEPOOL, ids=range(len(ICEPOOL)))
+def test_openwar_presence_roll_matches_icepool(profile: OpenWarAttack) -> None:
+    assert attack_odds(profile).extras["presence"]["probability"] == pytest.approx(
+        icepool_presence(profile), abs=1e-12
+    )
+
+
+# ------------------------------------------------------------------- seeded Monte Carlo
+
+
+@pytest.mark.parametrize("profile", ICEPOOL, ids=range(len(ICEPOOL)))
+def test_openwar_seeded_monte_carlo_within_five_standard_errors(profile: OpenWarAttack) -> None:
+    trials = 20_000
+    exact = attack_odds(profile)
+    rolled, passed = simulate(profile, trials, seed=99)
+    assert_monte_carlo_agrees(exact.distribution, rolled.distribution, trials)
+    p = exact.extras["presence"]["probability"]
+    assert abs(passed - p) <= 5 * np.sqrt(p * (1 - p) / trials) + 3 / trials
+
+
+def test_openwar_monte_carlo_same_seed_same_result() -> None:
+    a, pa = simulate(ICEPOOL[1], 3000, seed=5)
+    b, pb = simulate(ICEPOOL[1], 3000, seed=5)
+    assert a.distribution.tolist() == b.distribution.tolist()
+    assert pa == pb
+
+
+# --------------------------------------------------------------------- clauses, by hand
+
+
+def test_openwar_a1_no_automatic_results_a_6_can_miss() -> None:
+    # Difficulty 7 with Melee 0: even a 6 misses (no automatic success)
+    result = attack_odds(ow(models=3, attacks=2, difficulty=7))
+    assert result.distribution[0] == pytest.approx(1.0, abs=1e-15)
+
+
+def test_openwar_a1_no_automatic_results_a_1_can_hit() -> None:
+    # Melee 3 against Difficulty 4: every die hits, including a 1; Pierce 3 vs Armor 4 likewise
+    result = attack_odds(ow(models=2, attacks=1, melee=3, difficulty=4, pierce=3, armor=4))
+    assert result.distribution[2] == pytest.approx(1.0, abs=1e-15)
+
+
+def test_openwar_a2_hit_roll_adds_melee_to_each_die() -> None:
+    # one die, Melee 1, Difficulty 5: hits on 4+; Pierce 0 vs Armor 1: every hit wounds
+    result = attack_odds(ow(models=1, attacks=1, melee=1, difficulty=5, armor=1, target_size=1))
+    assert result.distribution[1] == pytest.approx(1 / 2, abs=1e-15)
+
+
+def test_openwar_a2_accuracy_adds_to_the_hit_roll() -> None:
+    held = attack_odds(ow(models=1, attacks=1, accuracy=1, difficulty=5, armor=1))
+    assert held.distribution[1] == pytest.approx(1 / 2, abs=1e-15)
+
+
+def test_openwar_a3_damage_roll_adds_pierce_against_armor() -> None:
+    # hits certain (Melee 5), Pierce 1 vs Armor 5: wounds on 4+
+    result = attack_odds(ow(models=1, attacks=1, melee=5, difficulty=6, pierce=1, armor=5))
+    assert result.distribution[1] == pytest.approx(1 / 2, abs=1e-15)
+
+
+def test_openwar_a4_wounds_slay_at_most_the_target_size() -> None:
+    result = attack_odds(ow(models=10, attacks=3, melee=5, difficulty=2, armor=1, target_size=4))
+    assert result.distribution.tolist() == [0.0, 0.0, 0.0, 0.0, 1.0]
+
+
+def test_openwar_a5_presence_roll_must_be_greater_than_morale() -> None:
+    # nothing can hit; 2D6 + 1 > 8 means 2D6 >= 8: 15/36 (a total equal to Morale fails)
+    profile = ow(models=1, attacks=1, difficulty=20, presence=1, morale=8)
+    assert attack_odds(profile).extras["presence"]["probability"] == pytest.approx(15 / 36)
+    assert presence_beats(profile, 0) == pytest.approx(15 / 36, abs=1e-15)
+    assert presence_beats(profile, 2) == pytest.approx(26 / 36, abs=1e-15)
+    assert presence_beats(ow(presence=0, morale=12), 0) == 0.0
+    assert presence_beats(ow(presence=0, morale=1), 0) == 1.0
+
+
+def test_openwar_a5_each_miniature_slain_adds_1_to_presence() -> None:
+    # one certain kill: 2D6 + 1 > 8
+    profile = ow(models=1, attacks=1, melee=5, difficulty=2, armor=1, target_size=5, morale=8)
+    presence = attack_odds(profile).extras["presence"]
+    assert presence["probability"] == pytest.approx(15 / 36, abs=1e-15)
+    assert attack_odds(profile).slain[0] == pytest.approx(0.0, abs=1e-15)
+
+
+def test_openwar_a6_shock_adds_1_per_miniature_that_hits_even_without_slaying() -> None:
+    # 3 miniatures hit for certain but never wound (Armor 20): +3 from Shock
+    base = ow(models=3, attacks=2, melee=5, difficulty=2, armor=20, morale=9)
+    plain = attack_odds(base).extras["presence"]["probability"]
+    shock = attack_odds(OpenWarAttack(**{**base.__dict__, "shock": True})).extras["presence"]
+    assert plain == pytest.approx(6 / 36, abs=1e-15)  # 2D6 > 9
+    assert shock["probability"] == pytest.approx(21 / 36, abs=1e-15)  # 2D6 + 3 > 9
+
+
+@pytest.mark.parametrize("field", ["models", "attacks", "target_size"])
+def test_openwar_impossible_profile_names_the_option(field: str) -> None:
+    option = "--" + field.replace("_", "-")
+    with pytest.raises(ProfileError, match=f"^{option}: expected"):
+        ow(**{field: 0})
+
+
+def test_openwar_brute_force_is_not_trivially_certain() -> None:
+    slain, _ = brute_force(SMALL[1])
+    assert len(slain) > 2
+    assert sum(slain.values()) == 1
+    assert certain(0) == {0: Fraction(1)}
