@@ -1,8 +1,17 @@
-"""The rulesets OpenWar plays: each is a folder of YAML data plus small modules of hooks."""
+"""The rulesets OpenWar plays: each is a folder of YAML data plus small modules of hooks.
+
+``load_ruleset(name)`` returns a :class:`~openwar.rulesets.registry.Ruleset` with its name,
+version, unit of length, what it supports, its catalogue data and its hooks.
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from openwar.errors import OpenWarError
+
+if TYPE_CHECKING:
+    from openwar.rulesets.registry import Ruleset
 
 RULESETS: tuple[str, ...] = ("openwar", "aos", "opr", "oldworld")
 
@@ -20,3 +29,14 @@ def check_ruleset(name: str) -> str:
     if name not in RULESETS:
         raise UnknownRulesetError(f"unknown ruleset {name!r} (known: {', '.join(RULESETS)})")
     return name
+
+
+def load_ruleset(name: str) -> Ruleset:
+    """Load a registered ruleset (cached): data validated, hooks bound to it.
+
+    >>> load_ruleset("openwar").length_unit
+    'cm'
+    """
+    from openwar.rulesets.registry import load_ruleset as load
+
+    return load(name)

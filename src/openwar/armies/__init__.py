@@ -1,0 +1,1 @@
+"""Army lists: files, points and validation that reports every problem at once."""

@@ -1,0 +1,53 @@
+"""Reading and writing army-list files; a malformed file is one line naming file and place."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from openwar.armies.model import ArmyList
+from openwar.errors import OpenWarError
+from openwar.rulesets.problems import validate_doc
+from openwar.rulesets.sources import YamlDoc, YamlReadError, read_yaml_file, read_yaml_text
+
+
+class ArmyFileError(OpenWarError):
+    """An army file cannot be read, is not YAML, or does not have an army list's shape."""
+
+
+def parse_army(text: str, file: str) -> ArmyList:
+    """Parse army-list YAML ``text``; ``file`` names it in messages."""
+    try:
+        doc = read_yaml_text(text, file)
+    except YamlReadError as exc:
+        raise ArmyFileError(str(exc)) from exc
+    return _validated(doc.file, doc)
+
+
+def load_army(path: Path) -> ArmyList:
+    """Read an army-list file (at most 1 MB)."""
+    try:
+        doc = read_yaml_file(path)
+    except YamlReadError as exc:
+        raise ArmyFileError(str(exc)) from exc
+    return _validated(str(path), doc)
+
+
+def _validated(file: str, doc: YamlDoc) -> ArmyList:
+    if not isinstance(doc.data, dict):
+        raise ArmyFileError(f"{file}: line 1: expected a mapping with ruleset, name and units")
+    army, problems = validate_doc(doc, ArmyList)
+    if army is None:
+        first = problems[0]
+        where = f"line {first.line}, " if first.line else ""
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise ArmyFileError(f"{file}: {where}{first.path}: {first.message}{more}")
+    return army
+
+
+def army_yaml(army: ArmyList) -> str:
+    """The army as YAML, leaving out empty and default fields."""
+    data = army.model_dump(exclude_defaults=True)
+    data.setdefault("points_limit", army.points_limit)
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)

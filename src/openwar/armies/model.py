@@ -1,0 +1,47 @@
+"""The army-list file: a ruleset, a name, a points limit and units with chosen options."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class ArmyData(BaseModel):
+    """Base of army-file models: unknown keys are errors (a typo is never silently ignored)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class OptionChoice(ArmyData):
+    """An option bought for the whole unit (``models`` left out) or for ``models`` of it."""
+
+    name: str = Field(min_length=1)
+    models: int | None = None
+
+
+class ArmyUnit(ArmyData):
+    """One unit: its own name, its catalogue entry (``type``), its size and options."""
+
+    name: str = Field(min_length=1)
+    type: str = Field(min_length=1)
+    size: int | None = None
+    options: list[OptionChoice] = Field(default_factory=list)
+    allied: bool = False
+
+
+class BattalionChoice(ArmyData):
+    """A battalion (Age of Sigmar) formed by some of the army's units, named by unit name."""
+
+    name: str = Field(min_length=1)
+    units: list[str] = Field(default_factory=list)
+
+
+class ArmyList(ArmyData):
+    """A whole army list as written in a YAML file."""
+
+    ruleset: str
+    name: str = Field(min_length=1)
+    points_limit: int | None = None
+    general: str | None = None
+    allegiance: str | None = None
+    units: list[ArmyUnit] = Field(default_factory=list)
+    battalions: list[BattalionChoice] = Field(default_factory=list)

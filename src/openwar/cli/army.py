@@ -1,0 +1,124 @@
+"""``openwar army new | show | cost | validate``: army-list files, their points and problems."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from openwar.armies.files import ArmyFileError, army_yaml, load_army
+from openwar.armies.validate import ArmyReport, assess
+from openwar.rulesets import RULESETS, check_ruleset, load_ruleset
+
+army_app = typer.Typer(
+    no_args_is_help=True,
+    help=(
+        "Army lists in YAML: write a starter file, show it, price it, validate it.\n\n"
+        "openwar army validate examples/armies/openwar/iron_road_legion.yaml"
+    ),
+)
+
+Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+ArmyPath = Annotated[Path, typer.Argument(help="An army-list YAML file.")]
+
+
+@army_app.command("new")
+def new_army(
+    ruleset: Annotated[str, typer.Argument(help=f"One of: {', '.join(RULESETS)}.")],
+    file: Annotated[Path, typer.Argument(help="The army file to write.")],
+    name: Annotated[str, typer.Option(help="The army's name.")] = "New army",
+    force: Annotated[bool, typer.Option(help="Overwrite FILE if it exists.")] = False,
+) -> None:
+    """Write a small valid army of RULESET to FILE to start from."""
+    army = load_ruleset(check_ruleset(ruleset)).hooks.starter(name)
+    if file.exists() and not force:
+        raise ArmyFileError(f"{file}: already exists (use --force to overwrite)")
+    try:
+        file.write_text(f"# {ruleset} army list: see `openwar catalog {ruleset}`\n"
+                        + army_yaml(army), encoding="utf-8")  # fmt: skip
+    except OSError as exc:
+        raise ArmyFileError(f"{file}: cannot be written ({exc.strerror or exc})") from exc
+    typer.echo(f"wrote {file} ({len(army.units)} units)")
+
+
+@army_app.command("show")
+def show_army(file: ArmyPath, as_json: Json = False) -> None:
+    """Show the army's units, their options and points."""
+    report = assess(load_army(file))
+    if as_json:
+        typer.echo(json.dumps(report.to_json(), indent=2))
+        return
+    console = Console()
+    console.print(_units_table(report))
+    _print_summary(console, report)
+
+
+@army_app.command("cost")
+def cost_army(file: ArmyPath, as_json: Json = False) -> None:
+    """Price the army option by option, with the way each option is paid."""
+    report = assess(load_army(file))
+    if as_json:
+        typer.echo(json.dumps(report.cost.to_json(), indent=2))
+        return
+    console = Console()
+    console.print(_cost_table(report))
+    _print_summary(console, report)
+
+
+@army_app.command("validate")
+def validate_army(file: ArmyPath, as_json: Json = False) -> None:
+    """Check the army: exit 0 when valid, 1 listing every problem, 2 when unreadable."""
+    report = assess(load_army(file))
+    if as_json:
+        typer.echo(json.dumps(report.to_json(), indent=2))
+    else:
+        _print_problems(Console(highlight=False), report, file)
+    if not report.valid:
+        raise typer.Exit(1)
+
+
+def _units_table(report: ArmyReport) -> Table:
+    table = Table(title=f"{report.army.name} ({report.army.ruleset})", title_justify="left")
+    for column in ("Unit", "Type", "Size", "Options", "Points"):
+        table.add_column(column, justify="right" if column in ("Size", "Points") else "left")
+    for unit in report.cost.units:
+        options = ", ".join(f"{o.option} x{o.models}" for o in unit.options) or "-"
+        table.add_row(unit.unit, unit.type, str(unit.size), options, str(unit.total))
+    for extra in report.cost.extras:
+        table.add_row(extra.name, "battalion", "", "", str(extra.points))
+    return table
+
+
+def _cost_table(report: ArmyReport) -> Table:
+    table = Table(title=f"Points of {report.army.name}", title_justify="left")
+    for column in ("Unit", "Item", "Miniatures", "Paid as", "Points"):
+        table.add_column(column, justify="right" if column in ("Miniatures", "Points") else "left")
+    for unit in report.cost.units:
+        table.add_row(unit.unit, unit.type, str(unit.size), "base", str(unit.base))
+        for o in unit.options:
+            table.add_row("", o.option, str(o.models), o.way, str(o.points))
+    for extra in report.cost.extras:
+        table.add_row(extra.name, "battalion", "", "", str(extra.points))
+    return table
+
+
+def _print_summary(console: Console, report: ArmyReport) -> None:
+    limit = "no limit" if report.limit is None else f"limit {report.limit}"
+    state = "valid" if report.valid else f"{len(report.problems)} problems"
+    console.print(f"total [bold]{report.cost.total}[/bold] points ({limit}); {state}")
+
+
+def _print_problems(console: Console, report: ArmyReport, file: Path) -> None:
+    limit = "no limit" if report.limit is None else f"limit {report.limit}"
+    if report.valid:
+        console.print(f"{file}: valid, {report.cost.total} points ({limit})", markup=False)
+        return
+    count = len(report.problems)
+    console.print(f"{file}: invalid, {count} problem{'s' * (count != 1)}, "
+                  f"{report.cost.total} points ({limit})", markup=False)  # fmt: skip
+    for problem in report.problems:
+        console.print(f"  - {problem}", markup=False)

@@ -1,0 +1,167 @@
+"""Age of Sigmar hooks: points per block of models, battalions, general, allegiance, allies.
+
+Clause ids (``U9`` ...) are those of docs/rules/aos.md, "Units and army lists".
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from openwar.armies.costing import ArmyCost, ExtraCost, OptionCost, UnitCost
+from openwar.armies.model import ArmyList, ArmyUnit, BattalionChoice
+from openwar.armies.problems import ArmyProblem
+from openwar.rulesets.aos.catalog import CATALOG_FILE, AosCatalog, Warscroll, check_catalog
+from openwar.rulesets.hooks import RulesetHooks, RulesetPlugin, size_problems
+from openwar.rulesets.options import price_option
+
+RULE_TITLES = {
+    "U2": "unit size",
+    "U4": "command models",
+    "U6": "allegiance",
+    "U8": "a general",
+    "U9": "one allied unit in every four",
+    "U10": "battalions from the catalogue",
+    "U11": "battalions of two or more units",
+    "U12": "battalion membership",
+    "U13": "points limit",
+    "U14": "known warscrolls and options",
+    "U15": "unit names are unique",
+}
+
+
+class AosHooks(RulesetHooks[AosCatalog]):
+    """Points and army rules of Age of Sigmar."""
+
+    ruleset = "aos"
+    limit_rule = "U13"
+    names_rule = "U15"
+
+    def rule_titles(self) -> dict[str, str]:
+        return RULE_TITLES
+
+    @property
+    def default_points_limit(self) -> int | None:
+        return self.catalog.army.default_points_limit
+
+    def price_unit(self, unit: ArmyUnit) -> tuple[UnitCost, list[ArmyProblem]]:
+        name, problems = self.lookup("warscroll", unit.type, self.catalog.unit_names(), unit.name,
+                                     "U14")  # fmt: skip
+        scroll = self.catalog.unit(name) if name else None
+        if scroll is None:
+            return UnitCost(unit.name, unit.type, unit.size or 0, 0), problems
+        size = unit.size if unit.size is not None else scroll.size
+        problems += size_problems(self, unit, size, 1, scroll.max_size, "U2")
+        blocks = max(1, -(-size // scroll.size))
+        options: list[OptionCost] = []
+        for choice in unit.options:
+            found, more = price_option(self, choice, unit, size, scroll.options, ("U14", "U4"))
+            options += found
+            problems += more
+        return UnitCost(unit.name, scroll.name, size, scroll.points * blocks, tuple(options)), (
+            problems
+        )
+
+    def price_extras(self, army: ArmyList) -> tuple[list[ExtraCost], list[ArmyProblem]]:
+        extras, problems = [], []
+        known = [b.name for b in self.catalog.battalions]
+        for choice in army.battalions:
+            name, found = self.lookup("battalion", choice.name, known, "", "U10", choice.name)
+            problems += found
+            battalion = next((b for b in self.catalog.battalions if b.name == name), None)
+            if battalion is not None:
+                extras.append(ExtraCost(battalion.name, battalion.points))
+        return extras, problems
+
+    def army_rules(self, army: ArmyList, cost: ArmyCost) -> list[ArmyProblem]:
+        scrolls = {u.unit: self.catalog.unit(u.type) for u in cost.units}
+        sizes = {u.unit: u.size for u in cost.units}
+        problems = self._general(army, scrolls)
+        problems += self._allegiance(army, scrolls)
+        problems += self._allies(army)
+        for choice in army.battalions:
+            problems += self._battalion(choice, scrolls, sizes)
+        problems += self._one_battalion_each(army)
+        return problems
+
+    def _general(self, army: ArmyList, scrolls: dict[str, Warscroll | None]) -> list[ArmyProblem]:
+        if army.general is None:
+            return [self.problem("U8", "the army names no general", option="general")]
+        unit = next((u for u in army.units if u.name == army.general), None)
+        if unit is None:
+            return [self.problem("U8", f"the general {army.general!r} is not a unit of the army",
+                                 option="general")]  # fmt: skip
+        if unit.allied:
+            return [self.problem("U8", "an allied model cannot be the general", unit.name)]
+        scroll = scrolls.get(unit.name)
+        if self.catalog.army.general_must_be_hero and scroll and "HERO" not in scroll.keywords:
+            return [self.problem("U8", "the general must be a HERO", unit.name)]
+        return []
+
+    def _allegiance(
+        self, army: ArmyList, scrolls: dict[str, Warscroll | None]
+    ) -> list[ArmyProblem]:
+        if army.allegiance is None:
+            return []
+        problems = []
+        for unit in army.units:
+            scroll = scrolls.get(unit.name)
+            if unit.allied or scroll is None:
+                continue
+            if army.allegiance not in (scroll.grand_alliance, scroll.faction):
+                text = (
+                    f"{scroll.name} ({scroll.faction}, {scroll.grand_alliance}) does not "
+                    f"share the allegiance {army.allegiance!r}; mark it allied: true"
+                )
+                problems.append(self.problem("U6", text, unit.name))  # fmt: skip
+        return problems
+
+    def _allies(self, army: ArmyList) -> list[ArmyProblem]:
+        in_battalions = {name for b in army.battalions for name in b.units}
+        allied = [u.name for u in army.units if u.allied and u.name not in in_battalions]
+        allowed = len(army.units) // self.catalog.army.allies_in_every
+        if len(allied) <= allowed:
+            return []
+        text = (f"{len(allied)} allied units ({', '.join(allied)}) but {len(army.units)} units "
+                f"allow {allowed}")  # fmt: skip
+        return [self.problem("U9", text)]
+
+    def _battalion(
+        self, choice: BattalionChoice, scrolls: dict[str, Warscroll | None], sizes: dict[str, int]
+    ) -> list[ArmyProblem]:
+        problems = []
+        minimum = self.catalog.army.battalion_min_units
+        if len(choice.units) < minimum:
+            text = f"{len(choice.units)} units; a battalion needs at least {minimum}"
+            problems.append(self.problem("U11", text, option=choice.name))
+        battalion = next((b for b in self.catalog.battalions if b.name == choice.name), None)
+        for name in choice.units:
+            if name not in scrolls:
+                text = f"{name!r} is not a unit of the army"
+                problems.append(self.problem("U12", text, name, choice.name))
+                continue
+            scroll = scrolls[name]
+            if scroll is None:
+                continue
+            if sizes[name] < scroll.size:
+                text = f"understrength ({sizes[name]} of {scroll.size}) units cannot join"
+                problems.append(self.problem("U12", text, name, choice.name))
+            if battalion and not {scroll.name, *scroll.keywords} & set(battalion.allowed):
+                text = f"{scroll.name} may not join (allowed: {', '.join(battalion.allowed)})"
+                problems.append(self.problem("U12", text, name, choice.name))
+        return problems
+
+    def _one_battalion_each(self, army: ArmyList) -> list[ArmyProblem]:
+        counts = Counter(name for b in army.battalions for name in set(b.units))
+        return [
+            self.problem("U12", f"in {n} battalions; a unit belongs to one", name)
+            for name, n in counts.items() if n > 1
+        ]  # fmt: skip
+
+    def starter(self, name: str) -> ArmyList:
+        units = [ArmyUnit(name=n, type=n) for n in self.catalog.army.starter]
+        limit = self.default_points_limit or sum(self.price_unit(u)[0].total for u in units)
+        return ArmyList(ruleset=self.ruleset, name=name, points_limit=limit,
+                        general=units[0].name, units=units)  # fmt: skip
+
+
+PLUGIN = RulesetPlugin(CATALOG_FILE, AosCatalog, check_catalog, AosHooks)

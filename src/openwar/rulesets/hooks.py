@@ -1,0 +1,123 @@
+"""What every ruleset module provides: its catalogue model, data checks, points and army rules.
+
+A ruleset is data (a catalogue validated by a pydantic model) plus hooks: an object built
+from that catalogue that prices units and checks the ruleset's own army-building rules.
+Shared checks (unknown names, sizes, the points limit) live here so every ruleset reports
+them the same way.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from pydantic import BaseModel
+
+from openwar.armies.costing import ArmyCost, ExtraCost, UnitCost
+from openwar.armies.model import ArmyList, ArmyUnit
+from openwar.armies.problems import ArmyProblem
+from openwar.armies.suggest import did_you_mean, find_name
+from openwar.rulesets.problems import DataProblem
+from openwar.rulesets.sources import YamlDoc
+
+
+@dataclass(frozen=True)
+class TableData:
+    """A table to show: title, column names and rows of text (the CLI draws it)."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+class CatalogView(Protocol):
+    """What the registry and the CLI need from any ruleset's catalogue."""
+
+    def tables(self) -> list[TableData]: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+    def unit_names(self) -> list[str]: ...
+
+
+C = TypeVar("C", bound=BaseModel)
+
+
+class RulesetHooks(ABC, Generic[C]):
+    """Points and army-list rules of one ruleset, bound to its loaded catalogue."""
+
+    ruleset: str = ""
+    limit_rule: str = ""
+    names_rule: str = ""
+    other_fields_rule: str = ""
+
+    def __init__(self, catalog: C) -> None:
+        self.catalog = catalog
+
+    @property
+    @abstractmethod
+    def default_points_limit(self) -> int | None:
+        """The limit used when an army file gives none (None: the file must give one)."""
+
+    @abstractmethod
+    def price_unit(self, unit: ArmyUnit) -> tuple[UnitCost, list[ArmyProblem]]:
+        """A unit's points, and every problem with its type, size and options."""
+
+    @abstractmethod
+    def army_rules(self, army: ArmyList, cost: ArmyCost) -> list[ArmyProblem]:
+        """Problems with the army as a whole (general, Command unit, allies, heroes ...)."""
+
+    @abstractmethod
+    def starter(self, name: str) -> ArmyList:
+        """A small valid army to start a new file from."""
+
+    def price_extras(self, army: ArmyList) -> tuple[list[ExtraCost], list[ArmyProblem]]:
+        """Points outside units; by default battalions are not part of the ruleset."""
+        text = f"'battalions' is not a rule of {self.ruleset}"
+        return [], [
+            self.problem(self.other_fields_rule, text, option=b.name) for b in army.battalions
+        ]
+
+    def problem(self, rule: str, message: str, unit: str | None = None,
+                option: str | None = None) -> ArmyProblem:  # fmt: skip
+        """A problem citing clause ``rule`` with the title from :data:`RULE_TITLES`."""
+        return ArmyProblem(rule, self.rule_titles().get(rule, ""), message, unit, option)
+
+    def rule_titles(self) -> dict[str, str]:
+        return {}
+
+    def lookup(self, kind: str, name: str, known: Sequence[str], unit: str, rule: str,
+               option: str | None = None) -> tuple[str | None, list[ArmyProblem]]:  # fmt: skip
+        """Find ``name`` among ``known`` ignoring case, else a problem with a suggestion."""
+        found = find_name(name, known)
+        if found is not None:
+            return found, []
+        text = f"unknown {kind} {name!r}{did_you_mean(name, known)}"
+        return None, [self.problem(rule, text, unit, option)]
+
+
+@dataclass(frozen=True)
+class RulesetPlugin(Generic[C]):
+    """How the registry loads one ruleset: the catalogue file and model, checks and hooks."""
+
+    catalog_file: str
+    catalog_model: type[C]
+    check_catalog: Callable[[C, YamlDoc], list[DataProblem]]
+    make_hooks: Callable[[C], RulesetHooks[C]]
+
+
+def size_problems(
+    hooks: RulesetHooks[Any], unit: ArmyUnit, size: int, low: int, high: int, rule: str
+) -> list[ArmyProblem]:
+    """A problem when ``size`` is outside ``low..high`` miniatures."""
+    if low <= size <= high:
+        return []
+    text = f"size {size} is outside {low}-{high} for {unit.type}"
+    return [hooks.problem(rule, text, unit.name)]
+
+
+def option_count(models: int | None, size: int) -> int:
+    """Miniatures an option is taken by: the whole unit when ``models`` is not given."""
+    return size if models is None else models

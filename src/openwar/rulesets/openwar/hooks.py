@@ -1,0 +1,159 @@
+"""OpenWar hooks: unit and option points (cheapest tier), and the army-building rules.
+
+Clause ids (``U7`` ...) are those of docs/rules/openwar.md, "Units and army lists".
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from openwar.armies.costing import ArmyCost, OptionCost, UnitCost
+from openwar.armies.model import ArmyList, ArmyUnit, OptionChoice
+from openwar.armies.problems import ArmyProblem
+from openwar.rulesets.hooks import RulesetHooks, RulesetPlugin, option_count, size_problems
+from openwar.rulesets.openwar.catalog import (
+    CATALOG_FILE,
+    Armour,
+    OpenWarCatalog,
+    UnitType,
+    Weapon,
+    check_catalog,
+)
+from openwar.rulesets.openwar.points import cheapest, offered_text
+
+RULE_TITLES = {
+    "U1": "unit types",
+    "U2": "unit size",
+    "U7": "cheapest allowed way",
+    "U8": "ways marked '-' are not offered",
+    "U9": "option taken by 1 to size miniatures",
+    "U10": "one armour and one shield per miniature",
+    "U11": "alternate profiles come with their weapon",
+    "U12": "exactly one Command unit",
+    "U13": "points limit",
+    "U14": "known options",
+    "U15": "fields of other rulesets",
+    "U16": "unit names are unique",
+}
+
+
+class OpenWarHooks(RulesetHooks[OpenWarCatalog]):
+    """Points and army rules of OpenWar."""
+
+    ruleset = "openwar"
+    limit_rule = "U13"
+    names_rule = "U16"
+    other_fields_rule = "U15"
+
+    def rule_titles(self) -> dict[str, str]:
+        return RULE_TITLES
+
+    @property
+    def default_points_limit(self) -> int | None:
+        return self.catalog.army.default_points_limit
+
+    def price_unit(self, unit: ArmyUnit) -> tuple[UnitCost, list[ArmyProblem]]:
+        name, problems = self.lookup("unit type", unit.type, self.catalog.unit_names(), unit.name,
+                                     "U1")  # fmt: skip
+        kind = self.catalog.unit_type(name) if name else None
+        if kind is None:
+            return UnitCost(unit.name, unit.type, unit.size or 0, 0), problems
+        size = unit.size if unit.size is not None else kind.size
+        problems += size_problems(self, unit, size, kind.min_size, kind.max_size, "U2")
+        costs = []
+        for choice in unit.options:
+            cost, found = self._price_option(choice, unit, kind, size)
+            problems += found
+            costs.extend(cost)
+        problems += self._per_miniature_limits(unit, size)
+        problems += _other_fields(self, unit)
+        base = kind.points_per_miniature * size
+        return UnitCost(unit.name, kind.name, size, base, tuple(costs)), problems
+
+    def _price_option(
+        self, choice: OptionChoice, unit: ArmyUnit, kind: UnitType, size: int
+    ) -> tuple[list[OptionCost], list[ArmyProblem]]:
+        options = self.catalog.options()
+        name, problems = self.lookup("option", choice.name, list(options), unit.name, "U14",
+                                     choice.name)  # fmt: skip
+        if name is None:
+            return [], problems
+        option, models = options[name], option_count(choice.models, size)
+        if not 1 <= models <= size:
+            text = f"{name} taken by {models} miniatures; the unit has {size}"
+            return [], [self.problem("U9", text, unit.name, name)]
+        if name in kind.default_options:
+            return [OptionCost(name, models, 0, "default option")], []
+        if isinstance(option, Weapon) and option.profile_of is not None:
+            text = f"{name} is an alternate profile: it comes with {option.profile_of}"
+            return [], [self.problem("U11", text, unit.name, name)]
+        way = cheapest(option.tiers, models, size)
+        if way is None:
+            text = (f"{name} cannot be taken by {models} of {size} miniatures "
+                    f"(offered: {offered_text(option.tiers)})")  # fmt: skip
+            return [], [self.problem("U8", text, unit.name, name)]
+        return [OptionCost(name, models, way.points, way.text)], []
+
+    def _per_miniature_limits(self, unit: ArmyUnit, size: int) -> list[ArmyProblem]:
+        """U9/U10: no option, armour slot or shield slot on more miniatures than the unit has."""
+        options = self.catalog.options()
+        by_option: Counter[str] = Counter()
+        by_slot: Counter[str] = Counter()
+        for choice in unit.options:
+            option = options.get(choice.name)
+            if option is None:
+                continue
+            models = option_count(choice.models, size)
+            by_option[option.name] += models
+            if isinstance(option, Armour):
+                by_slot[option.slot] += models
+        problems = [
+            self.problem("U9", f"{name} chosen for {n} miniatures; the unit has {size}",
+                         unit.name, name)
+            for name, n in by_option.items() if n > size and _listed_twice(unit, name)
+        ]  # fmt: skip
+        problems += [
+            self.problem("U10", f"{n} {slot} options for {size} miniatures", unit.name, slot)
+            for slot, n in by_slot.items() if n > size
+        ]  # fmt: skip
+        return problems
+
+    def army_rules(self, army: ArmyList, cost: ArmyCost) -> list[ArmyProblem]:
+        rules = self.catalog.army
+        commands = [u.unit for u in cost.units if u.type == rules.command_type]
+        problems = []
+        if len(commands) != rules.command_units:
+            text = (
+                f"the army has {len(commands)} {rules.command_type} units "
+                f"({', '.join(commands) or 'none'}); it needs exactly {rules.command_units}"
+            )
+            problems.append(self.problem("U12", text))  # fmt: skip
+        for key in ("general", "allegiance"):
+            if getattr(army, key) is not None:
+                problems.append(self.problem("U15", f"'{key}' is not an OpenWar rule", option=key))
+        return problems
+
+    def starter(self, name: str) -> ArmyList:
+        units = []
+        for type_name in self.catalog.army.starter:
+            kind = self.catalog.unit_type(type_name)
+            size = kind.size if kind else None
+            units.append(ArmyUnit(name=f"{type_name} 1", type=type_name, size=size))
+        return ArmyList(ruleset=self.ruleset, name=name, points_limit=self._starter_limit(units),
+                        units=units)  # fmt: skip
+
+    def _starter_limit(self, units: list[ArmyUnit]) -> int:
+        return self.default_points_limit or sum(self.price_unit(u)[0].total for u in units)
+
+
+def _listed_twice(unit: ArmyUnit, name: str) -> bool:
+    return sum(1 for c in unit.options if c.name.casefold() == name.casefold()) > 1
+
+
+def _other_fields(hooks: OpenWarHooks, unit: ArmyUnit) -> list[ArmyProblem]:
+    if unit.allied:
+        return [hooks.problem("U15", "'allied' is not an OpenWar rule", unit.name, "allied")]
+    return []
+
+
+PLUGIN = RulesetPlugin(CATALOG_FILE, OpenWarCatalog, check_catalog, OpenWarHooks)

@@ -1,0 +1,65 @@
+"""Options priced per model or per unit, as in the aos, opr and oldworld catalogues."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from openwar.armies.costing import OptionCost
+from openwar.armies.model import ArmyUnit, OptionChoice
+from openwar.armies.problems import ArmyProblem
+from openwar.rulesets.data import RuleData
+from openwar.rulesets.hooks import RulesetHooks, option_count
+
+
+class Named(RuleData):
+    """A named ability or special rule with its effect in the project's own words."""
+
+    name: str
+    effect: str
+
+
+class UnitOption(RuleData):
+    """An option of a unit: ``points`` per model taking it, or once for the whole unit."""
+
+    name: str
+    points: int = Field(ge=0)
+    per: Literal["model", "unit"]
+    max_models: int | None = Field(default=None, ge=1)
+    effect: str
+
+
+def price_option(
+    hooks: RulesetHooks[Any], choice: OptionChoice, unit: ArmyUnit, size: int,
+    options: list[UnitOption], rules: tuple[str, str], multiplier: int = 1,
+) -> tuple[list[OptionCost], list[ArmyProblem]]:  # fmt: skip
+    """Price one chosen option; ``rules`` are the clause ids for unknown names and counts."""
+    known_rule, count_rule = rules
+    found, problems = hooks.lookup("option", choice.name, [o.name for o in options], unit.name,
+                                   known_rule, choice.name)  # fmt: skip
+    option = next((o for o in options if o.name == found), None)
+    if option is None:
+        return [], problems
+    models = option_count(choice.models, size)
+    limit = size if option.max_models is None else min(size, option.max_models)
+    if option.per == "unit" and models != size:
+        text = f"{option.name} is bought for the whole unit, not {models} of {size} models"
+        return [], [hooks.problem(count_rule, text, unit.name, option.name)]
+    if not 1 <= models <= limit:
+        text = f"{option.name} taken by {models} models; at most {limit} may take it"
+        return [], [hooks.problem(count_rule, text, unit.name, option.name)]
+    if option.per == "unit":
+        points = option.points * multiplier
+        return [OptionCost(option.name, models, points, "per unit")], []
+    return [OptionCost(option.name, models, option.points * models,
+                       f"{models} x {option.points} (each)")], []  # fmt: skip
+
+
+def named_rows(items: list[Named]) -> tuple[tuple[str, ...], ...]:
+    return tuple((item.name, item.effect) for item in items)
+
+
+def option_text(options: list[UnitOption]) -> str:
+    """Options in one cell: ``"Champion 10/unit, Shields 1/model"``."""
+    return ", ".join(f"{o.name} {o.points}/{o.per}" for o in options) or "-"

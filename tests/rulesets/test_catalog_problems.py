@@ -1,0 +1,59 @@
+"""A broken catalogue reports every problem at once, each with file, path and line."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import pytest
+
+from openwar.rulesets.problems import Severity
+from openwar.rulesets.registry import check_catalog_doc
+from openwar.rulesets.sources import YamlReadError, read_yaml_text
+
+
+def packaged(name: str) -> str:
+    return (resources.files(f"openwar.rulesets.{name}") / "data" / "catalog.yaml").read_text()
+
+
+def test_broken_openwar_catalogue_gives_all_its_problems_with_file_and_path() -> None:
+    text = packaged("openwar")
+    text = text.replace("attacks: 1, difficulty: 7", "attacks: 0, difficulty: 7", 1)  # Dagger
+    text = text.replace("special: [Halfsword]", "special: [Halfsward]", 1)
+    text = text.replace("default_options: [Axe]", "default_options: [Greataxe]", 1)
+    text = text.replace("    morale: 10\n", "    morale: 10\n    moral: 3\n", 1)
+    doc = read_yaml_text(text, "broken.yaml")
+    catalog, problems = check_catalog_doc("openwar", doc)
+    assert catalog is None  # schema errors: attacks 0 and the unknown key
+    found = {(p.path, p.file) for p in problems}
+    assert ("weapons.0.attacks", "broken.yaml") in found
+    assert ("unit_types.0.moral", "broken.yaml") in found
+    assert all(p.line and p.severity is Severity.ERROR for p in problems)
+
+
+def test_cross_reference_problems_are_collected_together() -> None:
+    text = packaged("openwar")
+    text = text.replace("special: [Halfsword]", "special: [Halfsward]", 1)
+    text = text.replace("default_options: [Axe]", "default_options: [Greataxe]", 1)
+    text = text.replace("command_type: Command", "command_type: Commander", 1)
+    _, problems = check_catalog_doc("openwar", read_yaml_text(text, "x.yaml"))
+    paths = [p.path for p in problems]
+    assert paths == ["weapons.1.special.0", "unit_types.1.default_options.0", "army.command_type"]
+    assert "x.yaml:" in str(problems[0]) and "Halfsward" in str(problems[0])
+
+
+@pytest.mark.parametrize("name", ["aos", "opr", "oldworld"])
+def test_broken_sample_catalogue_names_the_unknown_references(name: str) -> None:
+    text = packaged(name).replace("starter: [", "starter: [Nobody, ", 1)
+    _, problems = check_catalog_doc(name, read_yaml_text(text, "c.yaml"))
+    assert [p.path for p in problems] == ["army.starter.0"]
+
+
+def test_opr_equipment_must_be_a_row_of_the_weapons_table() -> None:
+    text = packaged("opr").replace("weapon: Stone Thrower", "weapon: Catapult", 1)
+    _, problems = check_catalog_doc("opr", read_yaml_text(text, "c.yaml"))
+    assert len(problems) == 1 and "Catapult" in problems[0].message
+
+
+def test_invalid_yaml_names_file_and_line() -> None:
+    with pytest.raises(YamlReadError, match=r"bad.yaml: line \d+, column \d+: not valid YAML"):
+        read_yaml_text("a: 1\nb: [1, 2\n", "bad.yaml")

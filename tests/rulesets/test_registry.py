@@ -1,0 +1,30 @@
+"""The registry: every ruleset loads with its description, data and hooks."""
+
+from __future__ import annotations
+
+import pytest
+
+from openwar.rulesets import RULESETS, UnknownRulesetError, check_ruleset, load_ruleset
+from openwar.rulesets.registry import ruleset_problems
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_every_ruleset_loads_with_description_data_and_hooks(name: str) -> None:
+    ruleset = load_ruleset(name)
+    assert ruleset.name == name
+    assert ruleset.version
+    assert ruleset.length_unit == ("cm" if name == "openwar" else "inch")
+    assert {"catalogue", "army lists", "army validation"} <= set(ruleset.supports)
+    assert ruleset.hooks.ruleset == name
+    assert ruleset.data.unit_names()
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_every_ruleset_data_has_no_problems(name: str) -> None:
+    assert ruleset_problems(name) == []
+
+
+def test_unknown_ruleset_is_refused_with_the_known_names() -> None:
+    with pytest.raises(UnknownRulesetError, match="known: openwar, aos, opr, oldworld"):
+        load_ruleset("warmaster")
+    assert check_ruleset("opr") == "opr"
