@@ -1,0 +1,98 @@
+"""Setting up terrain: random features more than the edge gap from every edge and more than the
+feature gap from each other; a feature with no legal place after its tries is not used."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+from shapely import affinity
+from shapely.geometry import Polygon, box
+
+from openwar.battleplans.data import TableRow, TerrainKind, TerrainRules
+from openwar.battleplans.tables import roll_on
+from openwar.dice import Roller
+from openwar.geometry import Battlefield, SceneryRule, TerrainFeature
+
+ELLIPSE_SEGMENTS = 8  # quarter-ellipse segments of a drawn ellipse
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainSetUp:
+    """The features set up, and the names of those that found no legal place."""
+
+    features: tuple[TerrainFeature, ...]
+    unused: tuple[str, ...]
+
+
+def footprint(kind: TerrainKind) -> Polygon:
+    """The feature's outline centred on the origin, before turning."""
+    if kind.shape == "rectangle":
+        return box(-kind.width / 2, -kind.depth / 2, kind.width / 2, kind.depth / 2)
+    circle = shapely.Point(0.0, 0.0).buffer(1.0, quad_segs=ELLIPSE_SEGMENTS)
+    scaled = affinity.scale(circle, kind.width / 2, kind.depth / 2, origin=(0, 0))
+    assert isinstance(scaled, Polygon)
+    return scaled
+
+
+def choose_features(
+    catalogue: list[TerrainKind], count: int, rng: np.random.Generator
+) -> list[TerrainKind]:
+    """``count`` features: the catalogue shuffled, dealt again if more are needed."""
+    chosen: list[TerrainKind] = []
+    while len(chosen) < count:
+        chosen += [catalogue[i] for i in rng.permutation(len(catalogue))]
+    return chosen[:count]
+
+
+def legal_spot(
+    shape: Polygon, placed: list[Polygon], battlefield: Battlefield, rules: TerrainRules
+) -> bool:
+    """More than the edge gap from every edge and the feature gap from every placed feature."""
+    if battlefield.shape_edge_distance(shape) <= rules.edge_gap:
+        return False
+    if not placed:
+        return True
+    gaps = shapely.distance(shape, np.asarray(placed, dtype=object))
+    return bool(np.all(gaps > rules.feature_gap))
+
+
+def try_to_place(
+    kind: TerrainKind, placed: list[Polygon], battlefield: Battlefield, rules: TerrainRules,
+    rng: np.random.Generator,
+) -> Polygon | None:  # fmt: skip
+    """A legal outline for the feature, or None if every try failed."""
+    outline = footprint(kind)
+    for _ in range(rules.placement_tries):
+        turned = affinity.rotate(outline, float(rng.uniform(0.0, 180.0)), origin=(0, 0))
+        minx, miny, maxx, maxy = turned.bounds
+        low_x, high_x = rules.edge_gap - minx, battlefield.width - rules.edge_gap - maxx
+        low_y, high_y = rules.edge_gap - miny, battlefield.depth - rules.edge_gap - maxy
+        if low_x >= high_x or low_y >= high_y:
+            continue
+        x, y = float(rng.uniform(low_x, high_x)), float(rng.uniform(low_y, high_y))
+        shape = affinity.translate(turned, x, y)
+        if legal_spot(shape, placed, battlefield, rules):
+            return shape
+    return None
+
+
+def set_up_terrain(
+    rules: TerrainRules, scenery: list[TableRow], battlefield: Battlefield, count: int,
+    rng: np.random.Generator, roller: Roller,
+) -> TerrainSetUp:  # fmt: skip
+    """Place ``count`` features one by one; roll a scenery rule for each one placed."""
+    features: list[TerrainFeature] = []
+    unused: list[str] = []
+    for kind in choose_features(rules.catalogue, count, rng):
+        shape = try_to_place(kind, [f.outline for f in features], battlefield, rules, rng)
+        if shape is None:
+            unused.append(kind.name)
+            continue
+        rule = None
+        if rules.roll_scenery:
+            row = roll_on(scenery, roller)
+            rule = SceneryRule(row.roll, row.name)
+        features.append(TerrainFeature(kind.name, shape, kind.blocks_sight, rule))
+    return TerrainSetUp(tuple(features), tuple(unused))

@@ -1,0 +1,99 @@
+"""Line of sight between bases, blocked by terrain features that block sight.
+
+Design decision (docs/rules/aos.md, Battleplans): a base sees another if at least one of nine
+sight lines (from the left edge, centre and right edge of one base, across the line between
+them, to the same three points of the other) passes through no sight-blocking feature. A
+feature that holds the centre of either base does not block that pair: models in a wood can
+see out of it and be seen in it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon
+
+from openwar.geometry.bases import PlacedBase
+from openwar.geometry.vectorised import BoolArray, FloatArray, GeometryArray, as_points
+
+OFFSETS = np.array([-1.0, 0.0, 1.0])  # across each base, in radii
+EDGE_INSET = 0.999  # keep sight points just inside the base edge
+
+
+def sight_lines(a_xy: FloatArray, a_r: float, b_xy: FloatArray, b_r: float) -> GeometryArray:
+    """The nine sight lines between two round bases (radius ``a_r`` and ``b_r``)."""
+    a, b = as_points(a_xy)[0], as_points(b_xy)[0]
+    along = b - a
+    length = float(np.hypot(*along))
+    across = np.array([-along[1], along[0]]) / length if length > 0 else np.array([1.0, 0.0])
+    start = a + np.outer(OFFSETS * a_r * EDGE_INSET, across)
+    end = b + np.outer(OFFSETS * b_r * EDGE_INSET, across)
+    pairs = np.stack(
+        [np.repeat(start, 3, axis=0), np.tile(end, (3, 1))], axis=1
+    )  # (9, 2 points, 2 coords)
+    return np.asarray(shapely.linestrings(pairs))
+
+
+def _blockers_for(a: FloatArray, b: FloatArray, blockers: GeometryArray) -> shapely.Geometry:
+    holds = shapely.intersects_xy(blockers, a[0], a[1]) | shapely.intersects_xy(
+        blockers, b[0], b[1]
+    )
+    return shapely.union_all(blockers[~holds])
+
+
+def has_line_of_sight(a: PlacedBase, b: PlacedBase, blockers: Sequence[Polygon]) -> bool:
+    """True if base ``a`` can see base ``b`` past the sight-blocking ``blockers``."""
+    if not blockers:
+        return True
+    walls = np.asarray(list(blockers), dtype=object)
+    a_xy, b_xy = as_points([a.centre])[0], as_points([b.centre])[0]
+    lines = sight_lines(a_xy, a.radius, b_xy, b.radius)
+    return not bool(np.all(shapely.intersects(lines, _blockers_for(a_xy, b_xy, walls))))
+
+
+def visibility_matrix(
+    a_xy: FloatArray,
+    a_radius: FloatArray,
+    b_xy: FloatArray,
+    b_radius: FloatArray,
+    blockers: Sequence[Polygon],
+) -> BoolArray:
+    """``(n, m)``: which bases of ``a`` can see which of ``b`` (round bases)."""
+    a_pts, b_pts = as_points(a_xy), as_points(b_xy)
+    seen = np.ones((len(a_pts), len(b_pts)), dtype=bool)
+    if not blockers:
+        return seen
+    walls = np.asarray(list(blockers), dtype=object)
+    a_r, b_r = np.asarray(a_radius, dtype=np.float64), np.asarray(b_radius, dtype=np.float64)
+    all_walls = shapely.union_all(walls)
+    shapely.prepare(all_walls)
+    a_in = _inside_any(a_pts, walls)
+    b_in = _inside_any(b_pts, walls)
+    for i in range(len(a_pts)):
+        lines = _lines_to_many(a_pts[i], a_r[i], b_pts, b_r)  # (m, 9)
+        blocked = np.asarray(np.asarray(shapely.intersects(lines, all_walls)).all(axis=1))
+        for j in np.flatnonzero((a_in[i] | b_in) & blocked):
+            walls_ij = _blockers_for(a_pts[i], b_pts[j], walls)
+            blocked[j] = bool(np.all(shapely.intersects(lines[j], walls_ij)))
+        seen[i] = ~blocked
+    return seen
+
+
+def _inside_any(pts: FloatArray, walls: GeometryArray) -> BoolArray:
+    inside = shapely.intersects_xy(walls[:, None], pts[None, :, 0], pts[None, :, 1])
+    return np.asarray(np.any(inside, axis=0))
+
+
+def _lines_to_many(a: FloatArray, a_r: float, b_pts: FloatArray, b_r: FloatArray) -> GeometryArray:
+    along = b_pts - a
+    length = np.hypot(along[:, 0], along[:, 1])
+    safe = np.where(length > 0, length, 1.0)
+    across = np.stack([-along[:, 1], along[:, 0]], axis=1) / safe[:, None]
+    across[length == 0] = (1.0, 0.0)
+    offsets = OFFSETS * EDGE_INSET
+    start = a + offsets[None, :, None] * a_r * across[:, None, :]  # (m, 3, 2)
+    end = b_pts[:, None, :] + offsets[None, :, None] * b_r[:, None, None] * across[:, None, :]
+    pairs = np.stack([np.repeat(start, 3, axis=1), np.tile(end, (1, 3, 1))], axis=2)
+    return np.asarray(shapely.linestrings(pairs))  # (m, 9)
