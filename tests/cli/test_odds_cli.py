@@ -1,0 +1,204 @@
+"""`openwar odds RULESET`: JSON, seeded simulation, plots, help and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from openwar.cli.app import main
+
+EXAMPLES = {
+    "aos": "--attacks 20 --hit 4+ --wound 3+ --rend -1 --damage D3 --save 4+ --reroll-hits ones",
+    "openwar": "--models 10 --attacks 3 --melee 1 --difficulty 5 --armor 4 --morale 9",
+    "opr": "--models 10 --attacks 2 --quality 4 --target-quality 5 --poison --tough 2",
+    "oldworld": "--models 10 --ws 4 --target-ws 3 --strength 4 --toughness 3 --armour 5+",
+}
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def run_json(capsys: pytest.CaptureFixture[str], ruleset: str, *extra: str) -> dict[str, Any]:
+    code, out, err = run(capsys, "odds", ruleset, *EXAMPLES[ruleset].split(), "--json", *extra)
+    assert code == 0, err
+    data: dict[str, Any] = json.loads(out)
+    return data
+
+
+@pytest.mark.parametrize("ruleset", list(EXAMPLES))
+def test_odds_json_has_ruleset_profile_distribution_and_mean(
+    capsys: pytest.CaptureFixture[str], ruleset: str
+) -> None:
+    data = run_json(capsys, ruleset)
+    assert {"ruleset", "profile", "distribution", "mean"} <= data.keys()
+    assert data["ruleset"] == ruleset
+    assert isinstance(data["profile"], dict)
+    dist = data["distribution"]
+    assert sum(dist) == pytest.approx(1.0, abs=1e-12)
+    assert data["mean"] == pytest.approx(sum(k * p for k, p in enumerate(dist)), abs=1e-12)
+
+
+def test_odds_json_issue_example_mean(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_json(capsys, "aos")["mean"] == pytest.approx(280 / 27, abs=1e-12)
+
+
+def test_odds_json_openwar_reports_the_presence_roll(capsys: pytest.CaptureFixture[str]) -> None:
+    presence = run_json(capsys, "openwar")["presence"]
+    assert 0.0 < presence["probability"] < 1.0
+
+
+@pytest.mark.parametrize("ruleset", list(EXAMPLES))
+def test_odds_simulate_is_deterministic_for_a_seed(
+    capsys: pytest.CaptureFixture[str], ruleset: str
+) -> None:
+    first = run_json(capsys, ruleset, "--simulate", "2000", "--seed", "17")["simulation"]
+    second = run_json(capsys, ruleset, "--simulate", "2000", "--seed", "17")["simulation"]
+    other = run_json(capsys, ruleset, "--simulate", "2000", "--seed", "18")["simulation"]
+    assert first == second
+    assert (first["trials"], first["seed"]) == (2000, 17)
+    assert sum(first["distribution"]) == pytest.approx(1.0, abs=1e-9)
+    assert other["distribution"] != first["distribution"]
+
+
+def test_odds_table_shows_exact_and_simulated(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "odds", "aos", *EXAMPLES["aos"].split(), "--simulate", "1000")
+    assert code == 0
+    assert "P(exactly k)" in out
+    assert "P(at least k)" in out
+    assert "simulated" in out
+    assert "10.3704" in out
+
+
+@pytest.mark.parametrize("suffix", [".png", ".svg"])
+def test_odds_plot_is_written(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, suffix: str
+) -> None:
+    target = tmp_path / f"odds{suffix}"
+    code, _, err = run(capsys, "odds", "aos", *EXAMPLES["aos"].split(), "--plot", str(target))
+    assert code == 0, err
+    assert target.stat().st_size > 1000
+    head = target.read_bytes()[:8]
+    assert head.startswith(b"\x89PNG") if suffix == ".png" else b"<?xml" in head
+
+
+def test_odds_svg_plot_is_byte_identical_across_runs(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    paths = [tmp_path / "a.svg", tmp_path / "b.svg"]
+    for path in paths:
+        argv = ["odds", "opr", *EXAMPLES["opr"].split(), "--plot", str(path), "--json"]
+        assert run(capsys, *argv)[0] == 0
+    assert paths[0].read_bytes() == paths[1].read_bytes()
+
+
+BAD_INPUT = [
+    ("aos", "--attacks", "-3"),
+    ("aos", "--damage", "2Q"),
+    ("aos", "--hit", "0+"),
+    ("aos", "--hit", "7+"),
+    ("aos", "--save", "1+"),
+    ("aos", "--rend", "2"),
+    ("aos", "--ward", "1+"),
+    ("aos", "--models-wounds", "0"),
+    ("aos", "--reroll-hits", "sometimes"),
+    ("aos", "--attacks", "D1"),
+    ("nosuchgame",),
+    ("aos", "--plot", "x.gif"),
+    ("openwar", "--models", "0"),
+    ("openwar", "--target-size", "0"),
+    ("opr", "--tough", "0"),
+    ("opr", "--quality", "1+"),
+    ("opr", "--weapon", "sling"),
+    ("opr", "--rapid", "--unwieldy"),
+    ("oldworld", "--ws", "11"),
+    ("oldworld", "--bs", "6"),
+    ("oldworld", "--strength", "0"),
+    ("oldworld", "--armour", "1+"),
+    ("oldworld", "--ap", "1"),
+    ("oldworld", "--damage", "D"),
+]
+
+
+@pytest.mark.parametrize("argv", BAD_INPUT, ids=[" ".join(a) for a in BAD_INPUT])
+def test_odds_bad_input_is_one_line_and_exit_code_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: tuple[str, ...]
+) -> None:
+    args = [str(tmp_path / a) if a.endswith(".gif") else a for a in argv]
+    code, out, err = run(capsys, "odds", *args)
+    assert code == 2
+    assert "Traceback" not in err + out
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert "error" in lines[0]
+    assert not (tmp_path / "x.gif").exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (("aos", "--attacks", "-3"), "--attacks"),
+        (("aos", "--damage", "2Q"), "--damage"),
+        (("aos", "--hit", "0+"), "--hit"),
+        (("nosuchgame",), "nosuchgame"),
+        (("oldworld", "--ws", "11"), "--ws"),
+        (("aos", "--plot", "x.gif"), "--plot"),
+    ],
+)
+def test_odds_bad_input_names_the_option(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], named: str
+) -> None:
+    _, _, err = run(capsys, "odds", *argv)
+    assert named in err
+
+
+@pytest.mark.parametrize("ruleset", [None, *EXAMPLES])
+def test_odds_help_exits_0(capsys: pytest.CaptureFixture[str], ruleset: str | None) -> None:
+    argv = ["odds"] + ([ruleset] if ruleset else []) + ["--help"]
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    assert "Example" in out or "Examples" in out
+    if ruleset is None:
+        for name in EXAMPLES:
+            assert name in out
+
+
+def test_odds_aos_help_documents_the_issue_options(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "odds", "aos", "--help")
+    for option in [
+        "--attacks",
+        "--hit",
+        "--wound",
+        "--rend",
+        "--damage",
+        "--save",
+        "--reroll-hits",
+        "--reroll-wounds",
+        "--reroll-saves",
+        "--ward",
+        "--mortal-on-6-hit",
+        "--models-wounds",
+    ]:
+        assert option in out
+
+
+def test_installed_console_script_runs_the_issue_example() -> None:
+    script = Path(sys.executable).parent / "openwar"
+    if not script.exists():
+        pytest.skip(f"console script not installed at {script}")
+    done = subprocess.run(
+        [str(script), "odds", "aos", *EXAMPLES["aos"].split(), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["mean"] == pytest.approx(280 / 27, abs=1e-12)
