@@ -3,6 +3,7 @@ and numbered objectives (PNG or SVG; the same battleplan gives the same bytes)."
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import matplotlib
@@ -16,7 +17,7 @@ from shapely.geometry.base import BaseGeometry
 
 from openwar.battleplans.generator import Battleplan
 from openwar.errors import OpenWarError
-from openwar.geometry import LengthUnit
+from openwar.geometry import Battlefield, LengthUnit, Territory
 
 FORMATS = {".png", ".svg"}
 SIDE_COLOURS = {"A": "#3b6fb6", "B": "#c0392b"}
@@ -36,11 +37,12 @@ def _fill(ax: Axes, shape: BaseGeometry, **style: object) -> None:
         ax.fill(list(xs), list(ys), **style)  # type: ignore[arg-type]
 
 
-def draw_territories(ax: Axes, plan: Battleplan) -> None:
-    for side, land in plan.territories.items():
+def draw_territories(ax: Axes, lands: dict[str, Territory], zones: dict[str, BaseGeometry]) -> None:
+    """Fill each territory and dash the limit of its deployment zone."""
+    for side, land in lands.items():
         colour = SIDE_COLOURS[side]
         _fill(ax, land.area, color=colour, alpha=0.18, lw=0)
-        for part in _outlines(plan.deployment_zones[side]):
+        for part in _outlines(zones[side]):
             xs, ys = part.exterior.xy
             ax.plot(list(xs), list(ys), color=colour, lw=1.2, ls="--")
         x, y = land.area.representative_point().coords[0]
@@ -69,8 +71,8 @@ def draw_objectives(ax: Axes, plan: Battleplan) -> None:
                 fontsize=10, fontweight="bold")  # fmt: skip
 
 
-def _frame(ax: Axes, plan: Battleplan) -> None:
-    field, unit = plan.battlefield, plan.unit
+def _grid(ax: Axes, field: Battlefield) -> None:
+    unit = field.unit
     step = GRID_STEP[unit]
     ax.set_xlim(0, field.width)
     ax.set_ylim(0, field.depth)
@@ -80,36 +82,62 @@ def _frame(ax: Axes, plan: Battleplan) -> None:
     ax.set_yticks([i * step for i in range(int(field.depth // step) + 1)])
     ax.grid(True, color="white", lw=0.6)
     ax.set_axisbelow(True)
+    ax.set_ylabel(f"y ({unit.value})")
+    ax.text(field.width / 2, field.depth, "NORTH", ha="center", va="bottom", fontsize=9)
+
+
+def _frame(ax: Axes, plan: Battleplan) -> None:
+    field, unit = plan.battlefield, plan.unit
+    _grid(ax, field)
     ax.set_xlabel(
         f"x ({unit.value}), west to east.   Dashed: deployment limit.   Dark terrain blocks sight."
         f"   Dotted: objective control range ({plan.control_range:g} {unit.value})."
     )
-    ax.set_ylabel(f"y ({unit.value})")
-    ax.text(field.width / 2, field.depth, "NORTH", ha="center", va="bottom", fontsize=9)
     title = f"Map {plan.map.roll}: {plan.map.name} - {plan.victory.name}"
     if plan.twist is not None:
         title += f" - twist: {plan.twist.name}"
     ax.set_title(title + f"\n{field.width:g} x {field.depth:g} {unit.value}", fontsize=11, pad=14)
 
 
-def draw_battleplan(plan: Battleplan, path: Path) -> Path:
-    """Write the table picture to ``path`` (.png or .svg)."""
+def _save(path: Path, field: Battlefield, width: float, draw: Callable[[Axes], None]) -> Path:
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
         raise OpenWarError(f"{path}: expected a file name ending in .png or .svg")
-    field = plan.battlefield
-    height = FIGURE_WIDTH * field.depth / field.width + 1.3
+    height = width * field.depth / field.width + 1.3
     with plt.rc_context():
         plt.rcParams["svg.hashsalt"] = "openwar"
         plt.rcParams["svg.fonttype"] = "path"
-        fig, ax = plt.subplots(figsize=(FIGURE_WIDTH, height), dpi=100)
-        _frame(ax, plan)
-        draw_territories(ax, plan)
-        draw_terrain(ax, plan)
-        draw_objectives(ax, plan)
+        fig, ax = plt.subplots(figsize=(width, height), dpi=100)
+        draw(ax)
         fig.tight_layout()
         path.parent.mkdir(parents=True, exist_ok=True)
         metadata = {"Date": None} if suffix == ".svg" else {"Software": None}
         fig.savefig(path, metadata=metadata)
         plt.close(fig)
     return path
+
+
+def draw_battleplan(plan: Battleplan, path: Path) -> Path:
+    """Write the table picture to ``path`` (.png or .svg)."""
+
+    def draw(ax: Axes) -> None:
+        _frame(ax, plan)
+        draw_territories(ax, plan.territories, plan.deployment_zones)
+        draw_terrain(ax, plan)
+        draw_objectives(ax, plan)
+
+    return _save(path, plan.battlefield, FIGURE_WIDTH, draw)
+
+
+def draw_map(
+    title: str, field: Battlefield, lands: dict[str, Territory], zones: dict[str, BaseGeometry],
+    path: Path, width: float = 5.0,
+) -> Path:  # fmt: skip
+    """A small picture of one map: territories and deployment limits only."""
+
+    def draw(ax: Axes) -> None:
+        _grid(ax, field)
+        ax.set_title(title, fontsize=10)
+        draw_territories(ax, lands, zones)
+
+    return _save(path, field, width, draw)
