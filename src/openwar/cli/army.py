@@ -76,7 +76,7 @@ def validate_army(file: ArmyPath, as_json: Json = False) -> None:
     if as_json:
         typer.echo(json.dumps(report.to_json(), indent=2))
     else:
-        _print_problems(Console(highlight=False), report, file)
+        _print_problems(report, file)
     if not report.valid:
         raise typer.Exit(1)
 
@@ -112,13 +112,14 @@ def _print_summary(console: Console, report: ArmyReport) -> None:
     console.print(f"total [bold]{report.cost.total}[/bold] points ({limit}); {state}")
 
 
-def _print_problems(console: Console, report: ArmyReport, file: Path) -> None:
+def _print_problems(report: ArmyReport, file: Path) -> None:
+    """Plain lines (no wrapping), one per problem, so they can be read and grepped."""
     limit = "no limit" if report.limit is None else f"limit {report.limit}"
     if report.valid:
-        console.print(f"{file}: valid, {report.cost.total} points ({limit})", markup=False)
+        typer.echo(f"{file}: valid, {report.cost.total} points ({limit})")
         return
     count = len(report.problems)
-    console.print(f"{file}: invalid, {count} problem{'s' * (count != 1)}, "
-                  f"{report.cost.total} points ({limit})", markup=False)  # fmt: skip
+    typer.echo(f"{file}: invalid, {count} problem{'s' * (count != 1)}, "
+               f"{report.cost.total} points ({limit})")  # fmt: skip
     for problem in report.problems:
-        console.print(f"  - {problem}", markup=False)
+        typer.echo(f"  - {problem}")

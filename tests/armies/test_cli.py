@@ -1,0 +1,97 @@
+"""`openwar army`: exit 0 valid, 1 invalid (every problem listed), 2 unreadable (one line)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from openwar.cli.app import main
+from openwar.rulesets import RULESETS
+
+SAMPLE = Path(__file__).parents[2] / "examples" / "armies" / "openwar" / "iron_road_legion.yaml"
+Capture = pytest.CaptureFixture[str]
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "army.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_validate_sample_exits_0(capsys: Capture) -> None:
+    assert main(["army", "validate", str(SAMPLE)]) == 0
+    assert "valid, 950 points (limit 1000)" in capsys.readouterr().out
+
+
+def test_validate_invalid_army_exits_1_listing_every_problem(
+    tmp_path: Path, capsys: Capture
+) -> None:
+    text = "ruleset: openwar\nname: X\npoints_limit: 50\nunits:\n  - {name: A, type: Brakers}\n"
+    text += "  - {name: B, type: Defenders, options: [{name: Dager, models: 2}]}\n"
+    path = write(tmp_path, text)
+    assert main(["army", "validate", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "invalid, 4 problems" in out
+    assert "A: unknown unit type 'Brakers' (did you mean 'Breakers'?) [U1 unit types]" in out
+    assert "B / Dager: unknown option 'Dager' (did you mean 'Dagger'?)" in out
+    assert "[U12 exactly one Command unit]" in out and "[U13 points limit]" in out
+
+
+def test_validate_json(tmp_path: Path, capsys: Capture) -> None:
+    text = "ruleset: opr\nname: X\nunits:\n  - {name: A, type: Warden Captain}\n"
+    path = write(tmp_path, text + "  - {name: B, type: Ember Adept}\n")
+    assert main(["army", "validate", str(path), "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["valid"] is False and data["points"] == 105 and data["points_limit"] == 350
+    assert [p["rule"] for p in data["problems"]] == ["U9"]
+    assert set(data["problems"][0]) == {"rule", "title", "message", "unit", "option"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("ruleset: openwar\nname: X\nunits: [\n", "line 4, column 1: not valid YAML"),
+        ("ruleset: openwar\nname: X\nunits:\n  - name: A\n    type: Scouts\n    sise: 3\n",
+         "line 6, units.0.sise: Extra inputs are not permitted"),
+        ("ruleset: openwar\nname: X\nunits:\n  - {name: A, type: Scouts, size: many}\n",
+         "line 4, units.0.size: Input should be a valid integer"),
+        ("- just a list\n", "line 1: expected a mapping"),
+    ],
+)  # fmt: skip
+def test_malformed_file_is_one_line_naming_file_and_place_exit_2(
+    tmp_path: Path, capsys: Capture, text: str, expected: str
+) -> None:
+    path = write(tmp_path, text)
+    assert main(["army", "validate", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and str(path) in err and expected in err
+
+
+def test_missing_and_huge_files_are_refused(tmp_path: Path, capsys: Capture) -> None:
+    assert main(["army", "show", str(tmp_path / "none.yaml")]) == 2
+    assert "cannot be read" in capsys.readouterr().err
+    huge = write(tmp_path, "# " + "x" * 1_000_001 + "\n")
+    assert main(["army", "cost", str(huge)]) == 2
+    assert "over the 1,000,000-byte limit" in capsys.readouterr().err
+
+
+def test_show_and_cost_print_units_options_and_points(capsys: Capture) -> None:
+    assert main(["army", "show", str(SAMPLE)]) == 0
+    shown = capsys.readouterr().out
+    assert "Third Ironclad Cohort" in shown and "total 950 points" in shown
+    assert main(["army", "cost", str(SAMPLE), "--json"]) == 0
+    cost = json.loads(capsys.readouterr().out)
+    third = next(u for u in cost["units"] if u["unit"] == "Third Ironclad Cohort")
+    assert third["options"][0] == {"option": "Heavy Javelin", "models": 12, "points": 48,
+                                   "way": "12 x 4 (10+ each)"}  # fmt: skip
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_new_writes_a_valid_starter_army(ruleset: str, tmp_path: Path, capsys: Capture) -> None:
+    path = tmp_path / f"{ruleset}.yaml"
+    assert main(["army", "new", ruleset, str(path), "--name", "Mine"]) == 0
+    assert main(["army", "validate", str(path)]) == 0
+    assert main(["army", "new", ruleset, str(path)]) == 2
+    assert "already exists" in capsys.readouterr().err

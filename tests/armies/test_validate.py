@@ -1,0 +1,220 @@
+"""Each validation rule has a failing and a passing case; all problems come at once."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .helpers import report, rules
+
+CHIEF = {"name": "Chief", "type": "Command"}
+WARDEN = {"name": "Warden", "type": "Gilded Warden"}
+SPEARS = {"name": "Spears", "type": "Ironclad Spearmen"}
+
+
+def aos(units: Sequence[Any], **fields: Any) -> list[str]:
+    return rules(report("aos", units, **{"points_limit": 2000, "general": "Warden", **fields}))
+
+
+# openwar ---------------------------------------------------------------------------------
+
+
+def test_openwar_u12_exactly_one_command_unit() -> None:
+    assert rules(report("openwar", [CHIEF], points_limit=100)) == []
+    assert rules(report("openwar", [], points_limit=100)) == ["U12"]
+    two = [CHIEF, {"name": "Chief 2", "type": "Command"}]
+    assert rules(report("openwar", two, points_limit=100)) == ["U12"]
+
+
+def test_openwar_u13_points_limit() -> None:
+    units = [CHIEF, {"name": "D", "type": "Defenders"}]
+    assert rules(report("openwar", units, points_limit=100)) == []
+    over = report("openwar", units, points_limit=99)
+    assert rules(over) == ["U13"] and "over the limit of 99 by 1" in over.problems[0].message
+    assert rules(report("openwar", units)) == ["U13"]  # no limit given, none by default
+
+
+def test_openwar_u2_unit_size() -> None:
+    assert rules(report("openwar", [{**CHIEF, "size": 5}], points_limit=0)) == []
+    assert rules(report("openwar", [{**CHIEF, "size": 6}], points_limit=0)) == ["U2"]
+
+
+def test_openwar_u9_option_for_more_miniatures_than_the_unit_has() -> None:
+    ok = {**CHIEF, "options": [{"name": "Axe", "models": 3}]}
+    bad = {**CHIEF, "options": [{"name": "Axe", "models": 4}]}
+    twice = {**CHIEF, "options": [{"name": "Axe", "models": 2}, {"name": "Axe", "models": 2}]}
+    assert rules(report("openwar", [ok], points_limit=100)) == []
+    assert rules(report("openwar", [bad], points_limit=100)) == ["U9"]
+    assert rules(report("openwar", [twice], points_limit=100)) == ["U9"]
+
+
+def test_openwar_u10_one_armour_and_one_shield_per_miniature() -> None:
+    ok = {
+        **CHIEF,
+        "options": [
+            {"name": "Light armour", "models": 2},
+            {"name": "Heavy armour", "models": 1},
+            {"name": "Small shield"},
+        ],
+    }
+    bad = {**CHIEF, "options": [{"name": "Light armour"}, {"name": "Heavy armour", "models": 1}]}
+    assert rules(report("openwar", [ok], points_limit=100)) == []
+    assert rules(report("openwar", [bad], points_limit=100)) == ["U10"]  # fmt: skip
+
+
+def test_openwar_u11_alternate_profile_is_not_bought() -> None:
+    unit = {**CHIEF, "options": [{"name": "Sword (Halfsword)"}]}
+    result = report("openwar", [unit], points_limit=100)
+    assert rules(result) == ["U11"] and "comes with Sword" in result.problems[0].message
+
+
+def test_openwar_u14_unknown_names_suggest_the_closest() -> None:
+    units = [
+        CHIEF,
+        {"name": "B", "type": "Brakers"},
+        {"name": "D", "type": "Defenders", "options": [{"name": "Large sheild"}]},
+    ]
+    result = report("openwar", units, points_limit=1000)
+    assert rules(result) == ["U1", "U14"]
+    assert "did you mean 'Breakers'" in result.problems[0].message
+    assert "did you mean 'Large shield'" in result.problems[1].message  # fmt: skip
+
+
+def test_openwar_u15_u16_other_rulesets_fields_and_duplicate_names() -> None:
+    units = [CHIEF, {**CHIEF, "type": "Scouts", "allied": True}]
+    result = report("openwar", units, points_limit=1000, general="Chief")
+    assert sorted(rules(result)) == ["U15", "U15", "U16"]
+
+
+def test_every_problem_is_reported_at_once_naming_unit_option_and_rule() -> None:
+    units = [{"name": "A", "type": "Defenders", "size": 40,
+              "options": [{"name": "Shock"}, {"name": "Axe", "models": 50}]}]  # fmt: skip
+    result = report("openwar", units, points_limit=10)
+    assert rules(result) == ["U2", "U8", "U9", "U13", "U12"]
+    shock = result.problems[1]
+    assert (shock.unit, shock.option, shock.title) == (
+        "A",
+        "Shock",
+        "ways marked '-' are not offered",
+    )
+    assert str(shock).startswith("A / Shock: ") and "[U8 " in str(shock)
+
+
+# aos -------------------------------------------------------------------------------------
+
+
+def test_aos_u8_a_general() -> None:
+    assert aos([WARDEN]) == []
+    assert rules(report("aos", [WARDEN], points_limit=2000)) == ["U8"]
+    assert aos([WARDEN], general="Nobody") == ["U8"]
+    allied = {"name": "Lord", "type": "Grave Lord", "allied": True}
+    four = [WARDEN, allied, SPEARS, {**SPEARS, "name": "Spears 2"}]
+    assert rules(report("aos", four, points_limit=2000, general="Lord")) == ["U8"]
+
+
+def test_aos_u9_one_allied_unit_in_every_four() -> None:
+    ally = {"name": "Ally 1", "type": "Grave Wardens", "allied": True}
+    three = [WARDEN, SPEARS, {"name": "Bows", "type": "Ashwood Longbows"}]
+    assert aos([*three, ally]) == []
+    assert aos([*three[:2], ally]) == ["U9"]
+    second = {**ally, "name": "Ally 2"}
+    assert aos([*three, ally, second]) == ["U9"]
+    # allies inside a battalion do not count against the limit
+    battalion = {"name": "Warden Host", "units": ["Warden", "Ally 1"]}
+    host = [WARDEN, {**ally, "type": "Grave Lord"}]
+    assert "U9" not in aos(host, battalions=[battalion])
+
+
+def test_aos_u6_allegiance() -> None:
+    assert aos([WARDEN, SPEARS], allegiance="Gilded Host") == []
+    assert aos([WARDEN, SPEARS], allegiance="Order") == []
+    ghouls = {"name": "Ghouls", "type": "Grave Wardens"}
+    assert aos([WARDEN, SPEARS, ghouls], allegiance="Order") == ["U6"]
+
+
+def test_aos_u10_u11_u12_battalions() -> None:
+    units = [WARDEN, SPEARS, {"name": "Drake", "type": "Ember Drake"}]
+    assert aos(units, battalions=[{"name": "Warden Host", "units": ["Warden", "Spears"]}]) == []
+    assert aos(units, battalions=[{"name": "Warden Host", "units": ["Warden"]}]) == ["U11"]
+    assert aos(units, battalions=[{"name": "Warden Hots", "units": ["Warden", "Spears"]}]) == [
+        "U10"
+    ]
+    assert aos(units, battalions=[{"name": "Warden Host", "units": ["Warden", "Drake"]}]) == ["U12"]
+    small = [WARDEN, {**SPEARS, "size": 5}]
+    assert aos(small, battalions=[{"name": "Warden Host", "units": ["Warden", "Spears"]}]) == [
+        "U12"
+    ]
+    both = [{"name": "Warden Host", "units": ["Warden", "Spears"]},
+            {"name": "Warden Host", "units": ["Spears", "Warden"]}]  # fmt: skip
+    assert aos([WARDEN, SPEARS], battalions=both) == ["U12", "U12"]
+
+
+def test_aos_u3_points_per_block_and_u13_limit() -> None:
+    result = report("aos", [WARDEN, {**SPEARS, "size": 25}], points_limit=400, general="Warden")
+    assert result.cost.total == 100 + 3 * 100 and result.valid
+    assert rules(report("aos", [WARDEN, SPEARS], points_limit=199, general="Warden")) == ["U13"]
+
+
+def test_aos_u4_command_models() -> None:
+    one = {**SPEARS, "options": [{"name": "Champion", "models": 1}]}
+    two = {**SPEARS, "options": [{"name": "Champion", "models": 2}]}
+    assert aos([WARDEN, one]) == [] and aos([WARDEN, two]) == ["U4"]
+
+
+# opr -------------------------------------------------------------------------------------
+
+
+def test_opr_u9_at_most_one_hero() -> None:
+    captain, adept = {"name": "C", "type": "Warden Captain"}, {"name": "A", "type": "Ember Adept"}
+    assert rules(report("opr", [captain])) == []
+    result = report("opr", [captain, adept])
+    assert rules(result) == ["U9"] and "2 Hero units (C, A)" in result.problems[0].message
+
+
+def test_opr_u8_points_limit_350_by_default() -> None:
+    drakes = [{"name": "D1", "type": "Ember Drake"}, {"name": "D2", "type": "Ember Drake"}]
+    assert rules(report("opr", drakes)) == []  # 300
+    assert rules(report("opr", [*drakes, {"name": "D3", "type": "Ember Drake"}])) == ["U8"]
+    assert rules(report("opr", [*drakes], points_limit=299)) == ["U8"]
+
+
+def test_opr_u3_two_copies_of_an_infantry_unit_combine() -> None:
+    big = {"name": "Big", "type": "Ironclad Spearmen", "size": 20,
+           "options": [{"name": "Sergeant"}]}  # fmt: skip
+    result = report("opr", [big])
+    assert result.valid and result.cost.total == 2 * 70 + 2 * 5
+    assert rules(report("opr", [{**big, "size": 15}])) == ["U2"]
+    assert rules(report("opr", [{"name": "D", "type": "Ember Drake", "size": 2}])) == ["U2"]
+
+
+def test_opr_u4_per_unit_upgrades_are_for_the_whole_unit() -> None:
+    unit = {
+        "name": "S",
+        "type": "Ironclad Spearmen",
+        "options": [{"name": "Sergeant", "models": 3}],
+    }
+    assert rules(report("opr", [unit])) == ["U4"]
+
+
+# oldworld --------------------------------------------------------------------------------
+
+
+def test_oldworld_u7_a_general_who_is_a_character() -> None:
+    captain = {"name": "Harl", "type": "Warden Captain"}
+    spears = {"name": "Spears", "type": "Ironclad Spearmen"}
+    assert rules(report("oldworld", [captain], points_limit=100, general="Harl")) == []
+    assert rules(report("oldworld", [captain], points_limit=100)) == ["U7"]
+    assert rules(report("oldworld", [captain, spears], points_limit=500,
+                        general="Spears")) == ["U7"]  # fmt: skip
+
+
+def test_oldworld_u8_points_limit_and_u2_size() -> None:
+    captain = {"name": "Harl", "type": "Warden Captain"}
+    assert rules(report("oldworld", [captain], points_limit=79, general="Harl")) == ["U8"]
+    spears = {"name": "S", "type": "Ironclad Spearmen", "size": 41}
+    assert rules(report("oldworld", [captain, spears], points_limit=999, general="Harl")) == ["U2"]
+
+
+def test_unknown_ruleset_is_a_problem_not_an_exception() -> None:
+    result = report("warmaster", [])
+    assert rules(result) == ["ruleset"] and not result.valid
