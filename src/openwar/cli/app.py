@@ -8,7 +8,10 @@ import typer
 from rich.console import Console
 
 from openwar import __version__
+from openwar.cli.army import army_app
+from openwar.cli.battleplan import battleplan_command
 from openwar.cli.bench import bench_app
+from openwar.cli.catalog import catalog_command, rulesets_command
 from openwar.cli.clickcompat import Abort, Exit, NoArgsIsHelpError, UsageError
 from openwar.cli.odds import odds_app
 from openwar.errors import OpenWarError
@@ -22,6 +25,10 @@ app = typer.Typer(
 )
 app.add_typer(odds_app, name="odds")
 app.add_typer(bench_app, name="bench")
+app.command("battleplan")(battleplan_command)
+app.add_typer(army_app, name="army")
+app.command("catalog")(catalog_command)
+app.command("rulesets")(rulesets_command)
 
 
 @app.command()

@@ -1,0 +1,13 @@
+"""Illegal actions: a ``ValueError`` whose message names the rule that forbids the action."""
+
+from __future__ import annotations
+
+from openwar.errors import OpenWarError
+
+
+class IllegalActionError(OpenWarError):
+    """The action breaks a rule; ``clause`` is the rule's number in docs/rules/<ruleset>.md."""
+
+    def __init__(self, clause: str, message: str) -> None:
+        super().__init__(f"{clause}: {message}")
+        self.clause = clause

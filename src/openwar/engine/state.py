@@ -1,0 +1,217 @@
+"""Game state: plain data that any ruleset reads and its rules change.
+
+Miniatures live in numpy arrays (one row each) so distance queries for a whole army are one
+vectorised call; units are small records. The dice generator's state is part of the game
+state, so a seed and the list of actions replay a battle exactly.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+POSITION_DECIMALS = 6  # positions are rounded after every move: same bytes on every machine
+
+
+@dataclass
+class UnitState:
+    """One unit: who owns it, its profile (ruleset-specific, JSON-able), tokens and flags."""
+
+    id: str
+    side: int
+    name: str
+    kind: str
+    profile: dict[str, Any]
+    points: int = 0
+    tokens: dict[str, int] = field(default_factory=dict)
+    flags: dict[str, Any] = field(default_factory=dict)
+
+    def copy(self) -> UnitState:
+        return UnitState(
+            self.id,
+            self.side,
+            self.name,
+            self.kind,
+            self.profile,  # profiles never change during a battle: shared, not copied
+            self.points,
+            dict(self.tokens),
+            copy.deepcopy(self.flags) if self.flags else {},
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "side": self.side,
+            "name": self.name,
+            "kind": self.kind,
+            "profile": self.profile,
+            "points": self.points,
+            "tokens": dict(sorted(self.tokens.items())),
+            "flags": self.flags,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> UnitState:
+        return cls(
+            data["id"],
+            int(data["side"]),
+            data["name"],
+            data["kind"],
+            data["profile"],
+            int(data["points"]),
+            {k: int(v) for k, v in data["tokens"].items()},
+            data["flags"],
+        )
+
+
+@dataclass
+class GameState:
+    """Everything that decides what happens next.
+
+    ``pos`` (n, 2), ``radius`` (n,), ``facing`` (n,), ``alive`` (n,), ``deployed`` (n,) and
+    ``unit_of`` (n,: index into ``units``) describe the miniatures; ``loadout`` (n,) picks each
+    miniature's equipment from its unit's profile. ``board`` is the battleplan (table, terrain,
+    territories, objectives) and never changes; ``extra`` holds a ruleset's own JSON-able data.
+    """
+
+    ruleset: str
+    seed: int
+    rng: dict[str, Any]
+    board: dict[str, Any]
+    units: list[UnitState]
+    pos: FloatArray
+    radius: FloatArray
+    facing: FloatArray
+    alive: BoolArray
+    deployed: BoolArray
+    unit_of: IntArray
+    loadout: IntArray
+    round: int = 0
+    phase: str = "setup"
+    active: int = 0
+    scores: list[int] = field(default_factory=lambda: [0, 0])
+    extra: dict[str, Any] = field(default_factory=dict)
+    steps: int = 0
+
+    def clone(self) -> GameState:
+        """An independent copy (arrays copied, unit records copied, board shared)."""
+        return GameState(
+            self.ruleset,
+            self.seed,
+            copy.deepcopy(self.rng),
+            self.board,
+            [u.copy() for u in self.units],
+            self.pos.copy(),
+            self.radius.copy(),
+            self.facing.copy(),
+            self.alive.copy(),
+            self.deployed.copy(),
+            self.unit_of.copy(),
+            self.loadout.copy(),
+            self.round,
+            self.phase,
+            self.active,
+            list(self.scores),
+            copy.deepcopy(self.extra),
+            self.steps,
+        )
+
+    # -- queries ---------------------------------------------------------------------------
+    def unit_index(self, unit_id: str) -> int:
+        for i, unit in enumerate(self.units):
+            if unit.id == unit_id:
+                return i
+        raise KeyError(unit_id)
+
+    def unit(self, unit_id: str) -> UnitState:
+        return self.units[self.unit_index(unit_id)]
+
+    def members(self, unit_id: str, *, alive: bool = True) -> IntArray:
+        """Indices of a unit's miniatures (by default only those still alive)."""
+        mask = self.unit_of == self.unit_index(unit_id)
+        if alive:
+            mask &= self.alive
+        return np.flatnonzero(mask)
+
+    def on_table(self, unit_id: str) -> IntArray:
+        """A unit's miniatures that are alive and deployed."""
+        index = self.unit_index(unit_id)
+        return np.flatnonzero((self.unit_of == index) & self.alive & self.deployed)
+
+    def size(self, unit_id: str) -> int:
+        return int(np.count_nonzero((self.unit_of == self.unit_index(unit_id)) & self.alive))
+
+    def is_destroyed(self, unit_id: str) -> bool:
+        return self.size(unit_id) == 0
+
+    def side_units(self, side: int, *, alive: bool = True) -> list[UnitState]:
+        return [
+            u for u in self.units if u.side == side and (not alive or not self.is_destroyed(u.id))
+        ]
+
+    # -- serialisation ---------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.ruleset,
+            "seed": self.seed,
+            "rng": self.rng,
+            "board": self.board,
+            "units": [u.to_json() for u in self.units],
+            "miniatures": {
+                "pos": np.round(self.pos, POSITION_DECIMALS).tolist(),
+                "radius": self.radius.tolist(),
+                "facing": np.round(self.facing, POSITION_DECIMALS).tolist(),
+                "alive": self.alive.tolist(),
+                "deployed": self.deployed.tolist(),
+                "unit_of": self.unit_of.tolist(),
+                "loadout": self.loadout.tolist(),
+            },
+            "round": self.round,
+            "phase": self.phase,
+            "active": self.active,
+            "scores": list(self.scores),
+            "extra": self.extra,
+            "steps": self.steps,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameState:
+        minis = data["miniatures"]
+        return cls(
+            ruleset=data["ruleset"],
+            seed=int(data["seed"]),
+            rng=data["rng"],
+            board=data["board"],
+            units=[UnitState.from_json(u) for u in data["units"]],
+            pos=np.asarray(minis["pos"], dtype=np.float64).reshape(-1, 2),
+            radius=np.asarray(minis["radius"], dtype=np.float64),
+            facing=np.asarray(minis["facing"], dtype=np.float64),
+            alive=np.asarray(minis["alive"], dtype=np.bool_),
+            deployed=np.asarray(minis["deployed"], dtype=np.bool_),
+            unit_of=np.asarray(minis["unit_of"], dtype=np.int64),
+            loadout=np.asarray(minis["loadout"], dtype=np.int64),
+            round=int(data["round"]),
+            phase=data["phase"],
+            active=int(data["active"]),
+            scores=[int(s) for s in data["scores"]],
+            extra=data["extra"],
+            steps=int(data["steps"]),
+        )
+
+    def canonical_json(self) -> str:
+        """The state as JSON with sorted keys: the same state gives the same text."""
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+    def state_hash(self) -> str:
+        """SHA-256 of :meth:`canonical_json`: identical states, identical hashes."""
+        return hashlib.sha256(self.canonical_json().encode()).hexdigest()

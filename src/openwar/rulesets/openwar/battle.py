@@ -1,0 +1,391 @@
+"""OpenWar battles on the engine: deployment, rounds, the five orders, victory.
+
+Flow (OW-B1): the roll-off winner sets up first, then sides alternate unit by unit inside
+their territories. Each round starts with a roll-off (ties rolled again); its winner gives the
+first order, then sides alternate giving one order to one unit that has none this round; a
+side with no such unit passes. The round ends when every unit has had an order.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from openwar.engine.actions import Action
+from openwar.engine.errors import IllegalActionError
+from openwar.engine.events import Event
+from openwar.engine.game import Dice, Outcome
+from openwar.engine.space import centroid, unit_gaps
+from openwar.engine.state import GameState, UnitState
+from openwar.rulesets.openwar import fight, orders
+from openwar.rulesets.openwar.board import deployment_points, facing_for, objectives, territory
+from openwar.rulesets.openwar.rules import battle_rules
+
+ADVANCE_CHOICES = ("move-shoot", "shoot-move", "move-fight")
+COMMAND_SKILLS = ("Hold the Line!", "With all Haste!")
+VERSION = "0.1.0"
+
+
+class OpenWarRules:
+    name = "openwar"
+    version = VERSION
+
+    # -- the menu ---------------------------------------------------------------------------
+    def legal_actions(self, state: GameState) -> list[Action]:
+        if state.phase == "setup":
+            from openwar.rulesets.openwar.menu import deployment_menu
+
+            return deployment_menu(state)
+        if state.phase == "battle":
+            from openwar.rulesets.openwar.menu import order_menu
+
+            return order_menu(state)
+        return []
+
+    # -- resolving --------------------------------------------------------------------------
+    def resolve(self, state: GameState, action: Action, dice: Dice) -> list[Event]:
+        if state.phase == "over":
+            raise IllegalActionError("OW-B13", "the battle is over")
+        if action.side != state.active:
+            raise IllegalActionError(
+                "OW-B1", f"it is side {state.active}'s move, not {action.side}'s"
+            )
+        if state.phase == "setup":
+            if action.kind != "deploy":
+                raise IllegalActionError("OW-B12", "during set-up the only action is deploy")
+            return self._deploy(state, action, dice)
+        unit = self._ordered_unit(state, action)
+        handler = {
+            "advance": self._advance,
+            "hold": self._hold,
+            "run": self._run,
+            "skill": self._skill,
+            "regroup": self._regroup,
+        }.get(action.kind)
+        if handler is None:
+            raise IllegalActionError("OW-O0", f"{action.kind!r} is not an order")
+        if unit.flags.get("split") and action.kind != "regroup":
+            raise IllegalActionError("OW-U2", f"{unit.id} is split and may only Regroup")
+        unit.tokens.pop("holding", None)
+        unit.tokens.pop("hold_the_line", None)
+        events = handler(state, action, dice)
+        unit.tokens.pop("haste", None) if action.kind in ("advance", "run") else None
+        unit.flags["ordered"] = True
+        events += orders.check_coherency(state, unit.id)
+        events.insert(
+            0,
+            Event(
+                "order",
+                {
+                    "unit": unit.id,
+                    "order": action.kind,
+                    "choice": action.choice,
+                    "round": state.round,
+                },
+            ),
+        )
+        return events + self._after_order(state, dice)
+
+    def _ordered_unit(self, state: GameState, action: Action) -> UnitState:
+        if action.unit is None:
+            raise IllegalActionError("OW-O0", "an order names the unit it is given to")
+        try:
+            unit = state.unit(action.unit)
+        except KeyError:
+            raise IllegalActionError("OW-O0", f"there is no unit {action.unit!r}") from None
+        if unit.side != action.side:
+            raise IllegalActionError("OW-O0", f"{unit.id} is not side {action.side}'s unit")
+        if state.is_destroyed(unit.id):
+            raise IllegalActionError("OW-O0", f"{unit.id} has been destroyed")
+        if unit.flags.get("ordered"):
+            raise IllegalActionError("OW-B1", f"{unit.id} already has an order this round")
+        return unit
+
+    # -- set-up -----------------------------------------------------------------------------
+    def _deploy(self, state: GameState, action: Action, dice: Dice) -> list[Event]:
+        if action.unit is None or action.point is None:
+            raise IllegalActionError("OW-B12", "deploy names a unit and a point")
+        unit = state.unit(action.unit)
+        if unit.side != action.side or unit.flags.get("deployed"):
+            raise IllegalActionError("OW-B12", f"{unit.id} is not side {action.side}'s to set up")
+        orders.deploy(state, unit.id, action.point, facing_for(state, unit.side))
+        members = state.members(unit.id)
+        if not territory(state, unit.side).contains_bases(
+            state.pos[members], state.radius[members]
+        ):
+            raise IllegalActionError(
+                "OW-B12", f"{unit.id} must be set up wholly within its territory"
+            )
+        unit.flags["deployed"] = True
+        events = [Event("deployed", {"unit": unit.id, "point": list(action.point)})]
+        waiting = [
+            [u for u in state.units if u.side == s and not u.flags.get("deployed")] for s in (0, 1)
+        ]
+        if waiting[1 - state.active]:
+            state.active = 1 - state.active
+        elif not waiting[state.active]:
+            events += self._start_round(state, dice)
+        return events
+
+    # -- the orders -------------------------------------------------------------------------
+    def _advance(self, state: GameState, action: Action, dice: Dice) -> list[Event]:
+        unit_id = str(action.unit)
+        if orders.in_combat(state, unit_id):
+            raise IllegalActionError("OW-O1", f"{unit_id} is in combat and cannot Advance")
+        choice = action.choice or "move-shoot"
+        if choice not in ADVANCE_CHOICES:
+            raise IllegalActionError("OW-O1", f"Advance is one of {', '.join(ADVANCE_CHOICES)}")
+        events: list[Event] = []
+        if choice == "shoot-move":
+            events += self._shoot(
+                state, unit_id, action.target, dice, holding=False, required=False
+            )
+        if action.point is not None:
+            moved = orders.translate(
+                state, unit_id, action.point, orders.move_allowance(state, unit_id), "OW-O1"
+            )
+            events.append(Event("moved", {"unit": unit_id, "distance": round(moved, 2)}))
+        if choice == "move-shoot":
+            events += self._shoot(
+                state, unit_id, action.target, dice, holding=False, required=False
+            )
+        if choice == "move-fight" and action.target is not None:
+            events += self._fight(state, unit_id, action.target, dice, holding=False, charged=False)
+        return events
+
+    def _hold(self, state: GameState, action: Action, dice: Dice) -> list[Event]:
+        unit_id = str(action.unit)
+        unit = state.unit(unit_id)
+        unit.tokens["holding"] = 1
+        unit.tokens.pop("exhaustion", None)
+        if action.target is None:
+            return []
+        if orders.in_combat(state, unit_id):
+            return self._fight(state, unit_id, action.target, dice, holding=True, charged=False)
+        return self._shoot(state, unit_id, action.target, dice, holding=True)
+
+    def _run(self, state: GameState, action: Action, dice: Dice) -> list[Event]:
+        unit_id = str(action.unit)
+        unit = state.unit(unit_id)
+        rules = battle_rules()
+        if unit.tokens.get("exhaustion"):
+            raise IllegalActionError("OW-B8", f"{unit_id} is Exhausted and cannot Run")
+        if action.point is None:
+            raise IllegalActionError("OW-O3", "Run names where the unit goes")
+        started_in_combat = orders.in_combat(state, unit_id)
+        limit = orders.move_allowance(state, unit_id) * rules.run_multiplier
+        moved = orders.translate(state, unit_id, action.point, limit, "OW-O3")
+        unit.tokens["exhaustion"] = 1
+        events = [Event("moved", {"unit": unit_id, "distance": round(moved, 2), "run": True})]
+        ends_in_combat = orders.in_combat(state, unit_id)
+        if started_in_combat:
+            if ends_in_combat:
+                raise IllegalActionError(
+                    "OW-M3", f"a Retreat may not end within {rules.combat_range:g} cm of an enemy"
+                )
+            return [*events, Event("retreat", {"unit": unit_id})]
+        if ends_in_combat:
+            target = action.target or orders.enemies_within(state, unit_id, rules.combat_range)[0]
+            events.append(Event("charge", {"unit": unit_id, "target": target}))
+            events += self._fight(state, unit_id, target, dice, holding=False, charged=True)
+        return events
+
+    def _skill(self, state: GameState, action: Action, dice: Dice) -> list[Event]:
+        unit_id = str(action.unit)
+        unit = state.unit(unit_id)
+        if action.choice not in unit.profile.get("command_skills", []):
+            raise IllegalActionError("OW-S1", f"{unit_id} has no skill {action.choice!r}")
+        if action.target is None:
+            raise IllegalActionError("OW-S1", "a command skill names a friendly unit")
+        friend = state.unit(action.target)
+        if friend.side != unit.side or friend.id == unit.id or state.is_destroyed(friend.id):
+            raise IllegalActionError("OW-S1", "a command skill targets another friendly unit")
+        gap = unit_gaps(state, state.on_table(unit_id), state.on_table(friend.id)).min()
+        if gap > battle_rules().command_skill_range:
+            raise IllegalActionError("OW-B11", f"{friend.id} is out of command range")
+        token = "hold_the_line" if action.choice == COMMAND_SKILLS[0] else "haste"
+        friend.tokens[token] = 1
+        return [Event("skill", {"unit": unit_id, "skill": action.choice, "target": friend.id})]
+
+    def _regroup(self, state: GameState, action: Action, dice: Dice) -> list[Event]:
+        unit = state.unit(str(action.unit))
+        unit.tokens.pop("exhaustion", None)
+        return orders.regroup(state, unit.id)
+
+    # -- fighting and shooting --------------------------------------------------------------
+    def _fight(
+        self,
+        state: GameState,
+        unit_id: str,
+        target: str,
+        dice: Dice,
+        *,
+        holding: bool,
+        charged: bool,
+    ) -> list[Event]:
+        if target not in orders.enemies_within(state, unit_id, battle_rules().combat_range):
+            raise IllegalActionError("OW-F1", f"{unit_id} is not in combat with {target}")
+        orders.fight_move(state, unit_id, target)
+        pairs = fight.fighters(state, unit_id, target)
+        slain, shock, events = fight.resolve_attacks(
+            state, unit_id, target, pairs, dice, ranged=False, holding=holding
+        )
+        beaten, roll = fight.presence_roll(
+            state, unit_id, target, slain, shock, dice, charged=charged
+        )
+        events.append(roll)
+        if beaten:
+            events += fight.rout_if_broken(state, target)
+            events += fight.push(state, unit_id, target)
+        events += orders.check_coherency(state, target)
+        return events
+
+    def _shoot(
+        self,
+        state: GameState,
+        unit_id: str,
+        target: str | None,
+        dice: Dice,
+        *,
+        holding: bool,
+        required: bool = True,
+    ) -> list[Event]:
+        """Shoot at ``target``. An Advance's shot is optional: with nobody in range or sight it
+        is simply not taken; a Hold that names a target must be able to shoot it."""
+        if target is None or state.is_destroyed(target):
+            return []
+        from openwar.rulesets.openwar.shooting import shooters
+
+        if orders.in_combat(state, unit_id):
+            if not required:
+                return [Event("no_shot", {"unit": unit_id, "target": target})]
+            raise IllegalActionError("OW-H1", f"{unit_id} is in combat and cannot shoot")
+        pairs = shooters(state, unit_id, target)
+        if not pairs and not required:
+            return [Event("no_shot", {"unit": unit_id, "target": target})]
+        if not pairs:
+            raise IllegalActionError(
+                "OW-H2", f"no miniature of {unit_id} can see {target} in range"
+            )
+        slain, shock, events = fight.resolve_attacks(
+            state, unit_id, target, pairs, dice, ranged=True, holding=holding
+        )
+        beaten, roll = fight.presence_roll(
+            state, unit_id, target, slain, shock, dice, charged=False
+        )
+        events.append(roll)
+        if beaten:
+            events += fight.rout_if_broken(state, target)
+        events += orders.check_coherency(state, target)
+        return events
+
+    # -- flow -------------------------------------------------------------------------------
+    def _after_order(self, state: GameState, dice: Dice) -> list[Event]:
+        if self._wiped_out(state) is not None:
+            return self._end_battle(state)
+        for side in (1 - state.active, state.active):
+            if self._can_order(state, side):
+                state.active = side
+                return []
+        return self._end_round(state, dice)
+
+    def _can_order(self, state: GameState, side: int) -> bool:
+        return any(not u.flags.get("ordered") for u in state.side_units(side))
+
+    def _start_round(self, state: GameState, dice: Dice) -> list[Event]:
+        state.round += 1
+        state.phase = "battle"
+        for unit in state.units:
+            unit.flags["ordered"] = False
+        winner, rolls = dice.roll_off()
+        state.active = winner if self._can_order(state, winner) else 1 - winner
+        return [Event("round", {"round": state.round, "first": state.active, "rolls": rolls})]
+
+    def _end_round(self, state: GameState, dice: Dice) -> list[Event]:
+        events = self._score_objectives(state)
+        if state.round >= battle_rules().rounds:
+            return events + self._end_battle(state)
+        return events + self._start_round(state, dice)
+
+    def _score_objectives(self, state: GameState) -> list[Event]:
+        rules = battle_rules()
+        held: list[int | None] = []
+        for point in objectives(state):
+            counts = []
+            for side in (0, 1):
+                minis = np.flatnonzero(
+                    state.alive
+                    & state.deployed
+                    & np.isin(
+                        state.unit_of, [i for i, u in enumerate(state.units) if u.side == side]
+                    )
+                )
+                gap = np.hypot(*(state.pos[minis] - np.asarray(point)).T) - state.radius[minis]
+                counts.append(int((gap <= rules.objective_range).sum()))
+            owner = None if counts[0] == counts[1] else int(np.argmax(counts))
+            held.append(owner)
+            if owner is not None:
+                state.scores[owner] += int(state.board.get("objective_points", 0))
+        if not held:
+            return []
+        return [
+            Event("objectives", {"round": state.round, "held": held, "scores": list(state.scores)})
+        ]
+
+    def _wiped_out(self, state: GameState) -> int | None:
+        for side in (0, 1):
+            if not state.side_units(side):
+                return side
+        return None
+
+    def _end_battle(self, state: GameState) -> list[Event]:
+        state.phase = "over"
+        result = self.outcome(state)
+        assert result is not None
+        return [
+            Event(
+                "battle_over",
+                {
+                    "winner": result.winner,
+                    "victory": result.victory,
+                    "scores": list(result.scores),
+                    "reason": result.reason,
+                },
+            )
+        ]
+
+    def destroyed_points(self, state: GameState, side: int) -> int:
+        """Points of ``side``'s enemies destroyed or fled (OW-B16)."""
+        return sum(u.points for u in state.units if u.side != side and state.is_destroyed(u.id))
+
+    def outcome(self, state: GameState) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        scores = tuple(state.scores[s] + self.destroyed_points(state, s) for s in (0, 1))
+        wiped = self._wiped_out(state)
+        if wiped is not None:
+            return Outcome(
+                1 - wiped, "major", (scores[0], scores[1]), state.round, "enemy army destroyed"
+            )
+        if scores[0] == scores[1]:
+            return Outcome(None, "draw", (scores[0], scores[1]), state.round, "equal scores")
+        winner = 0 if scores[0] > scores[1] else 1
+        major = scores[winner] >= 2 * scores[1 - winner]
+        return Outcome(
+            winner,
+            "major" if major else "minor",
+            (scores[0], scores[1]),
+            state.round,
+            "scores after the last round",
+        )
+
+
+RULES = OpenWarRules()
+
+
+def distance(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return math.hypot(a[0] - b[0], a[1] - b[1])
+
+
+__all__ = ["RULES", "OpenWarRules", "centroid", "deployment_points"]

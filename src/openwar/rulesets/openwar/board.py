@@ -1,0 +1,95 @@
+"""The table of an OpenWar battle: size, territories, terrain, objectives.
+
+A board is plain JSON (it travels in replays). The default scenario (seed "Scenarios": decide
+deployment zones, destroy the enemy) is two zones along opposite edges (OW-B12).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon
+
+from openwar.engine.state import FloatArray, GameState
+from openwar.rulesets.openwar.rules import battle_rules
+
+
+def default_board() -> dict[str, Any]:
+    """90 x 90 cm, side 0 sets up along the south edge, side 1 along the north edge."""
+    rules = battle_rules()
+    w, d, depth = rules.table.width, rules.table.depth, rules.deployment_depth
+    return {
+        "name": "Deployment zones, destroy the enemy",
+        "width": w,
+        "depth": d,
+        "unit": "cm",
+        "territories": [
+            [[0.0, 0.0], [w, 0.0], [w, depth], [0.0, depth]],
+            [[0.0, d - depth], [w, d - depth], [w, d], [0.0, d]],
+        ],
+        "terrain": [],
+        "objectives": [],
+        "objective_points": 0,
+    }
+
+
+@dataclass(frozen=True)
+class Territory:
+    polygon: Polygon
+
+    def contains_bases(self, xy: FloatArray, radius: FloatArray) -> bool:
+        """Whether every round base lies wholly within the territory."""
+        inside = shapely.contains_xy(self.polygon, xy[:, 0], xy[:, 1])
+        edge = shapely.distance(self.polygon.exterior, shapely.points(xy))
+        return bool(np.all(inside & (edge >= radius - 1e-9)))
+
+
+@lru_cache(maxsize=64)
+def _territory(coords: tuple[tuple[float, float], ...]) -> Territory:
+    return Territory(Polygon(coords))
+
+
+def territory(state: GameState, side: int) -> Territory:
+    coords = tuple((float(x), float(y)) for x, y in state.board["territories"][side])
+    return _territory(coords)
+
+
+def facing_for(state: GameState, side: int) -> float:
+    """Units set up facing the centre of the enemy's territory (radians)."""
+    own = territory(state, side).polygon.centroid
+    other = territory(state, 1 - side).polygon.centroid
+    return math.atan2(other.y - own.y, other.x - own.x)
+
+
+def objectives(state: GameState) -> list[tuple[float, float]]:
+    return [(float(x), float(y)) for x, y in state.board.get("objectives", [])]
+
+
+def sight_blockers(state: GameState) -> list[Polygon]:
+    """Terrain features that block line of sight (OW-T1)."""
+    return [
+        Polygon(feature["polygon"])
+        for feature in state.board.get("terrain", [])
+        if feature.get("blocks_sight", True)
+    ]
+
+
+def deployment_points(
+    state: GameState, side: int, columns: int = 7, rows: int = 3
+) -> list[tuple[float, float]]:
+    """A grid of candidate centres inside the side's territory."""
+    poly = territory(state, side).polygon
+    x0, y0, x1, y1 = poly.bounds
+    xs = np.linspace(x0, x1, columns + 2)[1:-1]
+    ys = np.linspace(y0, y1, rows + 2)[1:-1]
+    return [
+        (round(float(x), 3), round(float(y), 3))
+        for y in ys
+        for x in xs
+        if poly.contains(shapely.Point(x, y))
+    ]

@@ -1,0 +1,292 @@
+"""OpenWar combat on the table: the attack sequence, the Presence roll, Push, shooting.
+
+Clause numbers (OW-...) refer to docs/rules/openwar.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from openwar.engine.events import Event
+from openwar.engine.game import Dice
+from openwar.engine.space import centroid, furthest_translation, unit_gaps
+from openwar.engine.state import GameState, IntArray
+from openwar.rulesets.openwar.rules import battle_rules
+
+SECOND_RANK, THIRD_RANK, SHOCK, THROWN = "Second Rank", "Third Rank", "Shock", "Thrown"
+SHIELDSTICK = "Shieldstick"
+
+
+@dataclass(frozen=True)
+class Weapon:
+    name: str
+    ranged: bool
+    range: float
+    attacks: int
+    difficulty: int
+    pierce: int
+    special: tuple[str, ...]
+
+    @classmethod
+    def from_profile(cls, data: dict[str, Any]) -> Weapon:
+        return cls(
+            data["name"],
+            data["type"] == "ranged",
+            float(data.get("range") or 0),
+            int(data["attacks"]),
+            int(data["difficulty"]),
+            int(data["pierce"]),
+            tuple(data.get("special", [])),
+        )
+
+
+def loadout(state: GameState, mini: int) -> dict[str, Any]:
+    profile = state.units[int(state.unit_of[mini])].profile
+    loadouts: list[dict[str, Any]] = profile["loadouts"]
+    return loadouts[int(state.loadout[mini])]
+
+
+def weapons(state: GameState, mini: int, *, ranged: bool) -> list[Weapon]:
+    """The miniature's weapons of one kind, thrown weapons already thrown left out."""
+    unit = state.units[int(state.unit_of[mini])]
+    thrown = unit.flags.get("thrown", False)
+    found = []
+    for data in loadout(state, mini)["weapons"]:
+        weapon = Weapon.from_profile(data)
+        if weapon.ranged != ranged:
+            continue
+        if thrown and (THROWN in weapon.special or data.get("thrown_profile", False)):
+            continue
+        found.append(weapon)
+    return found
+
+
+def skills(state: GameState, mini: int) -> set[str]:
+    unit = state.units[int(state.unit_of[mini])]
+    own = set(unit.profile.get("skills", [])) | set(loadout(state, mini).get("skills", []))
+    for data in loadout(state, mini)["weapons"]:
+        own |= set(data.get("special", []))
+    return own
+
+
+def armor(state: GameState, mini: int) -> int:
+    """A miniature's Armor: profile + its equipment + Hold / Hold the Line bonuses (OW-B5)."""
+    unit = state.units[int(state.unit_of[mini])]
+    rules = battle_rules()
+    gear = loadout(state, mini)
+    shield = 0 if mini in unit.flags.get("shield_lost", []) else int(gear.get("shield", 0))
+    value = int(unit.profile["armor"]) + int(gear.get("armour", 0)) + shield
+    value += rules.hold_armor * unit.tokens.get("holding", 0)
+    value += rules.hold_the_line_armor * unit.tokens.get("hold_the_line", 0)
+    return value
+
+
+def accuracy(state: GameState, unit_id: str, holding: bool) -> int:
+    rules = battle_rules()
+    unit = state.unit(unit_id)
+    bonus = rules.hold_accuracy if holding else 0
+    return bonus + rules.exhaustion_accuracy * min(unit.tokens.get("exhaustion", 0), 1)
+
+
+def expected_wounds(weapon: Weapon, skill: int, target_armor: int) -> float:
+    p_hit = min(max((7 - (weapon.difficulty - skill)) / 6.0, 0.0), 1.0)
+    p_wound = min(max((7 - (target_armor - weapon.pierce)) / 6.0, 0.0), 1.0)
+    return weapon.attacks * p_hit * p_wound
+
+
+def in_contact(state: GameState, a: IntArray, b: IntArray) -> np.ndarray:
+    """(len(a), len(b)) base contact matrix."""
+    return unit_gaps(state, a, b) <= battle_rules().contact
+
+
+def fighters(state: GameState, unit_id: str, enemy_id: str) -> list[tuple[int, int]]:
+    """(attacker, target) pairs: base contact, then Second Rank, then Third Rank (seed
+    "Fighting")."""
+    ours, theirs = state.on_table(unit_id), state.on_table(enemy_id)
+    if len(ours) == 0 or len(theirs) == 0:
+        return []
+    touching = in_contact(state, ours, theirs)
+    pairs: dict[int, int] = {}
+    for i in np.flatnonzero(touching.any(axis=1)):
+        pairs[int(ours[i])] = int(theirs[int(np.argmax(touching[i]))])
+    friends = in_contact(state, ours, ours)
+    np.fill_diagonal(friends, False)
+    for rank_skill in (SECOND_RANK, THIRD_RANK):
+        reached = dict(pairs)
+        for k, raw in enumerate(ours):
+            mini = int(raw)
+            if mini in pairs or not _may_reach(state, mini, rank_skill):
+                continue
+            for j in np.flatnonzero(friends[k]):
+                friend = int(ours[j])
+                if friend in pairs:
+                    reached[mini] = pairs[friend]
+                    break
+        pairs = reached
+    return sorted(pairs.items())
+
+
+def _may_reach(state: GameState, mini: int, rank_skill: str) -> bool:
+    own = skills(state, mini)
+    return rank_skill in own or (rank_skill == SECOND_RANK and THIRD_RANK in own)
+
+
+def resolve_attacks(
+    state: GameState,
+    attacker_id: str,
+    target_id: str,
+    pairs: list[tuple[int, int]],
+    dice: Dice,
+    *,
+    ranged: bool,
+    holding: bool,
+) -> tuple[int, int, list[Event]]:
+    """Roll every attacking miniature's attack (seed "Attack Sequence" 1). Returns slain,
+    Shock hitters and events. Wounds slay miniatures of the target unit (OW-B15)."""
+    unit = state.unit(attacker_id)
+    skill_name = "ranged" if ranged else "melee"
+    skill = int(unit.profile[skill_name]) + accuracy(state, attacker_id, holding)
+    wounds, shock_hitters, used_thrown = 0, 0, False
+    for mini, target in pairs:
+        choice = _best_weapon(state, mini, target, skill, ranged=ranged)
+        if choice is None:
+            continue
+        hits = int((dice.d6(choice.attacks) + skill >= choice.difficulty).sum())
+        rolls = dice.d6(hits)
+        scored = int((rolls + choice.pierce >= armor(state, target)).sum())
+        wounds += scored
+        if hits and SHOCK in choice.special:
+            shock_hitters += 1
+        if SHIELDSTICK in choice.special and hits > scored:
+            unit_t = state.units[int(state.unit_of[target])]
+            lost = set(unit_t.flags.get("shield_lost", [])) | {target}
+            unit_t.flags["shield_lost"] = sorted(lost)
+        used_thrown |= ranged and choice.name.endswith("(Thrown)")
+    if used_thrown:
+        unit.flags["thrown"] = True
+    slain = remove_casualties(state, target_id, attacker_id, wounds)
+    event = Event(
+        "attack",
+        {
+            "unit": attacker_id,
+            "target": target_id,
+            "attackers": len(pairs),
+            "wounds": wounds,
+            "slain": slain,
+            "ranged": ranged,
+        },
+    )
+    return slain, shock_hitters, [event]
+
+
+def _best_weapon(
+    state: GameState, mini: int, target: int, skill: int, *, ranged: bool
+) -> Weapon | None:
+    options = weapons(state, mini, ranged=ranged)
+    if not options:
+        return None
+    target_armor = armor(state, target)
+    return max(options, key=lambda w: (expected_wounds(w, skill, target_armor), w.name))
+
+
+def remove_casualties(state: GameState, unit_id: str, enemy_id: str, wounds: int) -> int:
+    """The defender removes ``wounds`` miniatures, rearmost first (OW-B15)."""
+    members = state.on_table(unit_id)
+    count = min(wounds, len(members))
+    if count == 0:
+        return 0
+    enemy = state.on_table(enemy_id)
+    far = unit_gaps(state, members, enemy).min(axis=1) if len(enemy) else np.zeros(len(members))
+    order = np.lexsort((members, -far))
+    state.alive[members[order[:count]]] = False
+    return count
+
+
+def presence_roll(
+    state: GameState,
+    attacker_id: str,
+    target_id: str,
+    slain: int,
+    shock: int,
+    dice: Dice,
+    *,
+    charged: bool,
+) -> tuple[bool, Event]:
+    """2D6 + Presence + slain (+Shock, Glory, charge bonus) against Morale (seed 2.1-2.2)."""
+    rules = battle_rules()
+    unit, enemy = state.unit(attacker_id), state.unit(target_id)
+    roll = int(dice.d6(rules.presence_dice).sum())
+    bonus = rules.glory_presence * unit.tokens.get("glory", 0)
+    bonus += rules.charge_push_bonus if charged else 0
+    total = roll + int(unit.profile["presence"]) + slain + shock + bonus
+    morale = int(enemy.profile["morale"]) + rules.shaken_morale * enemy.tokens.get("shaken", 0)
+    beaten = total > morale and not state.is_destroyed(target_id)
+    if beaten:
+        enemy.tokens["shaken"] = enemy.tokens.get("shaken", 0) + 1
+        unit.tokens["glory"] = min(unit.tokens.get("glory", 0) + 1, rules.glory_max)
+    data = {
+        "unit": attacker_id,
+        "target": target_id,
+        "roll": roll,
+        "total": total,
+        "morale": morale,
+        "beaten": beaten,
+    }
+    return beaten, Event("presence", data)
+
+
+def rout_if_broken(state: GameState, unit_id: str) -> list[Event]:
+    """A unit with too many Shaken tokens flees the table (OW-B9)."""
+    unit = state.unit(unit_id)
+    if unit.tokens.get("shaken", 0) < battle_rules().rout_shaken or state.is_destroyed(unit_id):
+        return []
+    fled = state.on_table(unit_id)
+    state.alive[fled] = False
+    return [Event("routed", {"unit": unit_id, "miniatures": len(fled)})]
+
+
+def push(state: GameState, attacker_id: str, target_id: str) -> list[Event]:
+    """Move the beaten unit up to 5 cm directly away, then advance 5 cm towards it."""
+    rules = battle_rules()
+    theirs, ours = state.on_table(target_id), state.on_table(attacker_id)
+    if len(theirs) == 0 or len(ours) == 0:
+        return []
+    away = centroid(state, theirs) - centroid(state, ours)
+    length = float(np.hypot(*away))
+    if length == 0.0:
+        return []
+    shift = furthest_translation(state, theirs, away / length * rules.push_move)
+    state.pos[theirs] += shift
+    pushed = float(np.hypot(*shift))
+    followed = follow_up(state, attacker_id, target_id, rules.follow_up_move)
+    return [
+        Event(
+            "push",
+            {
+                "unit": attacker_id,
+                "target": target_id,
+                "pushed": round(pushed, 2),
+                "followed": round(followed, 2),
+            },
+        )
+    ]
+
+
+def follow_up(state: GameState, unit_id: str, target_id: str, distance: float) -> float:
+    """Translate a unit up to ``distance`` towards the target, stopping at base contact."""
+    ours, theirs = state.on_table(unit_id), state.on_table(target_id)
+    if len(ours) == 0 or len(theirs) == 0:
+        return 0.0
+    gap = unit_gaps(state, ours, theirs)
+    i, j = np.unravel_index(int(np.argmin(gap)), gap.shape)
+    direction = state.pos[theirs[j]] - state.pos[ours[i]]
+    length = float(np.hypot(*direction))
+    travel = min(distance, max(float(gap[i, j]), 0.0))
+    if length == 0.0 or travel <= 0.0:
+        return 0.0
+    shift = furthest_translation(state, ours, direction / length * travel)
+    state.pos[ours] += shift
+    return float(np.hypot(*shift))

@@ -1,0 +1,176 @@
+"""The finite menu of meaningful OpenWar actions for the side to move.
+
+Continuous movement is offered as candidates (towards or away from a unit or objective, into
+base contact for a charge, hold, regroup); any other destination a human gives is checked by
+the same rules when it is applied.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from openwar.engine.actions import Action
+from openwar.engine.space import centroid, formation, placement_clear, unit_gaps
+from openwar.engine.state import GameState, UnitState
+from openwar.rulesets.openwar import orders
+from openwar.rulesets.openwar.board import deployment_points, facing_for, objectives, territory
+from openwar.rulesets.openwar.rules import battle_rules
+from openwar.rulesets.openwar.shooting import can_shoot, shooters
+
+
+def deployment_menu(state: GameState) -> list[Action]:
+    side = state.active
+    waiting = [u for u in state.units if u.side == side and not u.flags.get("deployed")]
+    menu = []
+    for unit in waiting:
+        for point in deployment_points(state, side):
+            if fits(state, unit, point):
+                menu.append(Action("deploy", side, unit.id, point=point))
+    return menu
+
+
+def fits(state: GameState, unit: UnitState, point: tuple[float, float]) -> bool:
+    members = state.members(unit.id)
+    xy = formation(
+        len(members),
+        point,
+        float(state.radius[members[0]]),
+        battle_rules().rank_width,
+        facing_for(state, unit.side),
+    )
+    if not placement_clear(state, members, xy):
+        return False
+    return territory(state, unit.side).contains_bases(xy, state.radius[members])
+
+
+def order_menu(state: GameState) -> list[Action]:
+    side = state.active
+    menu: list[Action] = []
+    for unit in state.side_units(side):
+        if unit.flags.get("ordered"):
+            continue
+        menu += unit_orders(state, unit)
+    return menu
+
+
+def unit_orders(state: GameState, unit: UnitState) -> list[Action]:
+    side = unit.side
+    if unit.flags.get("split"):
+        return [Action("regroup", side, unit.id)]
+    if orders.in_combat(state, unit.id):
+        return _in_combat_orders(state, unit)
+    menu = [Action("hold", side, unit.id)]
+    menu += _shooting_orders(state, unit)
+    menu += _moves(state, unit)
+    menu += _skills(state, unit)
+    return menu
+
+
+def _in_combat_orders(state: GameState, unit: UnitState) -> list[Action]:
+    side, rules = unit.side, battle_rules()
+    menu = [
+        Action("hold", side, unit.id, target=enemy)
+        for enemy in orders.enemies_within(state, unit.id, rules.combat_range)
+    ]
+    if not unit.tokens.get("exhaustion"):
+        retreat = _away_point(
+            state, unit, orders.move_allowance(state, unit.id) * rules.run_multiplier
+        )
+        if retreat is not None and _leaves_combat(state, unit, retreat):
+            menu.append(Action("run", side, unit.id, point=retreat, choice="retreat"))
+    menu += _skills(state, unit)
+    return menu
+
+
+def _shooting_orders(state: GameState, unit: UnitState) -> list[Action]:
+    if not can_shoot(state, unit.id):
+        return []
+    return [
+        Action("hold", unit.side, unit.id, target=enemy.id)
+        for enemy in state.side_units(1 - unit.side)
+        if shooters(state, unit.id, enemy.id)
+    ]
+
+
+def _moves(state: GameState, unit: UnitState) -> list[Action]:
+    side, rules = unit.side, battle_rules()
+    move = orders.move_allowance(state, unit.id)
+    run = move * rules.run_multiplier
+    menu: list[Action] = []
+    shoots = can_shoot(state, unit.id)
+    for enemy in state.side_units(1 - side):
+        theirs = state.on_table(enemy.id)
+        goal = centroid(state, theirs)
+        contact = orders.contact_point(state, unit.id, enemy.id, move)
+        if contact is not None:
+            menu.append(Action("advance", side, unit.id, enemy.id, contact, "move-fight"))
+        else:
+            point = orders.reachable_point(
+                state, unit.id, goal, move, stop_short=_stand_off(state, unit, enemy)
+            )
+            if point is not None:
+                choice = "move-shoot" if shoots else "move-fight"
+                menu.append(
+                    Action("advance", side, unit.id, enemy.id if shoots else None, point, choice)
+                )
+        if not unit.tokens.get("exhaustion"):
+            charge = orders.contact_point(state, unit.id, enemy.id, run)
+            if charge is not None:
+                menu.append(Action("run", side, unit.id, enemy.id, charge, "charge"))
+    for goal_xy in objectives(state):
+        point = orders.reachable_point(state, unit.id, np.asarray(goal_xy), move)
+        if point is not None:
+            menu.append(Action("advance", side, unit.id, None, point, "move-shoot"))
+        if not unit.tokens.get("exhaustion"):
+            far = orders.reachable_point(state, unit.id, np.asarray(goal_xy), run)
+            if far is not None and not _ends_in_combat(state, unit, far):
+                menu.append(Action("run", side, unit.id, None, far, "objective"))
+    return menu
+
+
+def _stand_off(state: GameState, unit: UnitState, enemy: UnitState) -> float:
+    """How far short of the enemy's centre a plain advance stops: outside combat range."""
+    ours, theirs = state.on_table(unit.id), state.on_table(enemy.id)
+    goal = centroid(state, theirs)
+    here = centroid(state, ours)
+    gap = float(unit_gaps(state, ours, theirs).min())
+    centre = float(np.hypot(*(goal - here)))
+    return max(centre - gap, 0.0) + battle_rules().combat_range + 1.0
+
+
+def _skills(state: GameState, unit: UnitState) -> list[Action]:
+    found = []
+    reach = battle_rules().command_skill_range
+    for skill in unit.profile.get("command_skills", []):
+        for friend in state.side_units(unit.side):
+            if friend.id == unit.id:
+                continue
+            if unit_gaps(state, state.on_table(unit.id), state.on_table(friend.id)).min() <= reach:
+                found.append(Action("skill", unit.side, unit.id, friend.id, choice=skill))
+    return found
+
+
+def _away_point(state: GameState, unit: UnitState, limit: float) -> tuple[float, float] | None:
+    ours = state.on_table(unit.id)
+    theirs = orders.enemy_minis(state, unit.side)
+    if len(theirs) == 0:
+        return None
+    here = centroid(state, ours)
+    away = here - centroid(state, theirs)
+    length = float(np.hypot(*away))
+    if length == 0.0:
+        return None
+    return orders.reachable_point(state, unit.id, here + away / length * limit, limit)
+
+
+def _leaves_combat(state: GameState, unit: UnitState, point: tuple[float, float]) -> bool:
+    return not _ends_in_combat(state, unit, point)
+
+
+def _ends_in_combat(state: GameState, unit: UnitState, point: tuple[float, float]) -> bool:
+    ours = state.on_table(unit.id)
+    theirs = orders.enemy_minis(state, unit.side)
+    if len(theirs) == 0:
+        return False
+    moved = state.pos[ours] + (np.asarray(point) - centroid(state, ours))
+    return orders.unit_gaps_after(state, moved, ours, theirs) <= battle_rules().combat_range

@@ -1,0 +1,214 @@
+"""OpenWar movement: the orders' moves, checked against the table and every other base.
+
+A unit moves as a block (its miniatures translate together, in a straight line), which is what
+a Run requires and what a player does with a movement tray; the Fight move and Regroup move
+miniatures one by one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from openwar.engine.errors import IllegalActionError
+from openwar.engine.events import Event
+from openwar.engine.space import (
+    OVERLAP_TOLERANCE,
+    centroid,
+    furthest_translation,
+    groups,
+    placement_clear,
+    unit_gaps,
+)
+from openwar.engine.state import POSITION_DECIMALS, FloatArray, GameState
+from openwar.rulesets.openwar.rules import battle_rules
+
+REACH_TOLERANCE = 1e-3  # cm: a destination this close to the reachable end counts as reached
+
+
+def enemy_minis(state: GameState, side: int) -> np.ndarray:
+    enemy_units = [i for i, u in enumerate(state.units) if u.side != side]
+    mask = np.isin(state.unit_of, enemy_units) & state.alive & state.deployed
+    return np.flatnonzero(mask)
+
+
+def nearest_enemy_gap(state: GameState, unit_id: str) -> float:
+    ours = state.on_table(unit_id)
+    theirs = enemy_minis(state, state.unit(unit_id).side)
+    if len(ours) == 0 or len(theirs) == 0:
+        return float("inf")
+    return float(unit_gaps(state, ours, theirs).min())
+
+
+def in_combat(state: GameState, unit_id: str) -> bool:
+    """Within 5 cm of an enemy unit (seed "Fighting")."""
+    return nearest_enemy_gap(state, unit_id) <= battle_rules().combat_range + OVERLAP_TOLERANCE
+
+
+def enemies_within(state: GameState, unit_id: str, distance: float) -> list[str]:
+    ours = state.on_table(unit_id)
+    side = state.unit(unit_id).side
+    found = []
+    for enemy in state.units:
+        if enemy.side == side:
+            continue
+        theirs = state.on_table(enemy.id)
+        if len(ours) and len(theirs) and unit_gaps(state, ours, theirs).min() <= distance + 1e-6:
+            found.append(enemy.id)
+    return found
+
+
+def move_allowance(state: GameState, unit_id: str) -> float:
+    unit = state.unit(unit_id)
+    return float(unit.profile["move"]) + battle_rules().haste_bonus * unit.tokens.get("haste", 0)
+
+
+def translate(
+    state: GameState, unit_id: str, point: tuple[float, float], limit: float, clause: str
+) -> float:
+    """Move the unit's centre in a straight line towards ``point``, at most ``limit``.
+
+    A destination the unit cannot reach unblocked is refused, naming ``clause``; the menu of
+    legal actions only offers reachable ones.
+    """
+    members = state.on_table(unit_id)
+    start = centroid(state, members)
+    shift = np.asarray(point, dtype=np.float64) - start
+    length = float(np.hypot(*shift))
+    if length > limit + 1e-6:
+        raise IllegalActionError(
+            clause, f"{unit_id} can move at most {limit:g} cm, not {length:.1f}"
+        )
+    reachable = furthest_translation(state, members, shift)
+    if float(np.hypot(*(shift - reachable))) > REACH_TOLERANCE:
+        raise IllegalActionError("OW-B4", f"{unit_id}'s path to {point} is blocked")
+    state.pos[members] = np.round(state.pos[members] + reachable, POSITION_DECIMALS)
+    return float(np.hypot(*reachable))
+
+
+def reachable_point(
+    state: GameState, unit_id: str, towards: FloatArray, limit: float, stop_short: float = 0.0
+) -> tuple[float, float] | None:
+    """The furthest unblocked centre position towards ``towards`` within ``limit``."""
+    members = state.on_table(unit_id)
+    start = centroid(state, members)
+    delta = towards - start
+    length = float(np.hypot(*delta))
+    if length == 0.0:
+        return None
+    travel = min(limit, max(length - stop_short, 0.0))
+    shift = furthest_translation(state, members, delta / length * travel)
+    if float(np.hypot(*shift)) < 0.5:
+        return None
+    end = np.round(start + shift, POSITION_DECIMALS)
+    return (float(end[0]), float(end[1]))
+
+
+def contact_point(
+    state: GameState, unit_id: str, target_id: str, limit: float
+) -> tuple[float, float] | None:
+    """Where the unit's centre goes to bring its closest miniature into base contact with the
+    target (a charge), if that is within ``limit`` and unblocked."""
+    ours, theirs = state.on_table(unit_id), state.on_table(target_id)
+    gap = unit_gaps(state, ours, theirs)
+    i, j = np.unravel_index(int(np.argmin(gap)), gap.shape)
+    direction = state.pos[theirs[j]] - state.pos[ours[i]]
+    length = float(np.hypot(*direction))
+    travel = float(gap[i, j])
+    if length == 0.0 or travel > limit:
+        return None
+    shift = furthest_translation(state, ours, direction / length * travel)
+    moved = state.pos[ours] + shift
+    if unit_gaps_after(state, moved, ours, theirs) > battle_rules().combat_range:
+        return None
+    end = np.round(centroid(state, ours) + shift, POSITION_DECIMALS)
+    return (float(end[0]), float(end[1]))
+
+
+def unit_gaps_after(
+    state: GameState, moved: FloatArray, ours: np.ndarray, theirs: np.ndarray
+) -> float:
+    from openwar.engine.space import gaps
+
+    return float(gaps(moved, state.radius[ours], state.pos[theirs], state.radius[theirs]).min())
+
+
+def fight_move(state: GameState, unit_id: str, target_id: str) -> float:
+    """Each miniature not yet in base contact moves up to 5 cm towards the nearest miniature of
+    the target, stopping at contact (seed "Fighting"). Returns the furthest distance moved."""
+    rules = battle_rules()
+    theirs = state.on_table(target_id)
+    furthest = 0.0
+    for mini in state.on_table(unit_id):
+        if len(theirs) == 0:
+            break
+        gap = unit_gaps(state, np.array([mini]), theirs)[0]
+        j = int(np.argmin(gap))
+        if gap[j] <= rules.contact:
+            continue
+        furthest = max(
+            furthest,
+            _step_miniature(
+                state, int(mini), state.pos[theirs[j]], min(rules.fight_move, float(gap[j]))
+            ),
+        )
+    return furthest
+
+
+def _step_miniature(state: GameState, mini: int, towards: FloatArray, limit: float) -> float:
+    one = np.array([mini])
+    delta = towards - state.pos[mini]
+    length = float(np.hypot(*delta))
+    if length == 0.0 or limit <= 0.0:
+        return 0.0
+    shift = furthest_translation(state, one, delta / length * limit)
+    state.pos[mini] = np.round(state.pos[mini] + shift, POSITION_DECIMALS)
+    return float(np.hypot(*shift))
+
+
+def regroup(state: GameState, unit_id: str) -> list[Event]:
+    """Every miniature moves up to 5 cm directly towards the unit's leader: the miniature
+    nearest the centre of the largest group (seed "Orders" 5; OW-B6)."""
+    rules = battle_rules()
+    members = state.on_table(unit_id)
+    parts = groups(state, members, rules.coherency)
+    if not parts:
+        return []
+    largest = max(parts, key=len)
+    middle = centroid(state, largest)
+    leader = int(largest[np.argmin(np.hypot(*(state.pos[largest] - middle).T))])
+    order = np.argsort(np.hypot(*(state.pos[members] - state.pos[leader]).T))
+    for k in order:
+        mini = int(members[k])
+        if mini == leader:
+            continue
+        gap = float(unit_gaps(state, np.array([mini]), np.array([leader]))[0, 0])
+        _step_miniature(state, mini, state.pos[leader], min(rules.regroup_move, max(gap, 0.0)))
+    return [Event("regroup", {"unit": unit_id})]
+
+
+def check_coherency(state: GameState, unit_id: str) -> list[Event]:
+    """Mark a unit split into several groups: it may only Regroup (seed "Units")."""
+    unit = state.unit(unit_id)
+    parts = groups(state, state.on_table(unit_id), battle_rules().coherency)
+    split = len(parts) > 1
+    was = bool(unit.flags.get("split", False))
+    unit.flags["split"] = split
+    if split and not was:
+        return [Event("split", {"unit": unit_id, "groups": len(parts)})]
+    if was and not split:
+        return [Event("coherent", {"unit": unit_id})]
+    return []
+
+
+def deploy(state: GameState, unit_id: str, point: tuple[float, float], facing: float) -> None:
+    """Set the unit up in ranks around ``point``, facing ``facing`` (OW-B3)."""
+    from openwar.engine.space import formation
+
+    members = state.members(unit_id)
+    radius = float(state.radius[members[0]])
+    xy = formation(len(members), point, radius, battle_rules().rank_width, facing)
+    if not placement_clear(state, members, xy):
+        raise IllegalActionError("OW-B12", f"{unit_id} does not fit at {point}")
+    state.pos[members] = xy
+    state.facing[members] = facing
+    state.deployed[members] = True

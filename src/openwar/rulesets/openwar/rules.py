@@ -1,0 +1,46 @@
+"""OpenWar battle numbers, loaded from data/battle.yaml."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from openwar.rulesets.data import RuleData, load_data
+
+
+class Table(RuleData):
+    width: float
+    depth: float
+
+
+class BattleRules(RuleData):
+    table: Table
+    coherency: float
+    combat_range: float
+    fight_move: float
+    push_move: float
+    follow_up_move: float
+    charge_push_bonus: int
+    hold_armor: int
+    hold_accuracy: int
+    run_multiplier: float
+    regroup_move: float
+    presence_dice: int
+    contact: float
+    base_radius: float
+    rank_width: int
+    deployment_depth: float
+    rounds: int
+    exhaustion_accuracy: int
+    shaken_morale: int
+    rout_shaken: int
+    glory_presence: int
+    glory_max: int
+    haste_bonus: float
+    hold_the_line_armor: int
+    command_skill_range: float
+    objective_range: float
+
+
+@cache
+def battle_rules() -> BattleRules:
+    return load_data("openwar", "battle.yaml", BattleRules)
