@@ -58,6 +58,29 @@ class Dice:
                 return (0 if a > b else 1), rolls
 
 
+class ScriptedDice(Dice):
+    """Dice that return listed values in order: a rules test states the rolls it needs.
+
+    >>> ScriptedDice([6, 1]).d6(2).tolist()
+    [6, 1]
+    """
+
+    def __init__(self, values: list[int]) -> None:
+        super().__init__(seed_state(0))
+        self.values = list(values)
+
+    def roll(self, sides: int, count: int) -> np.ndarray:
+        if count > len(self.values):
+            raise AssertionError(f"the script needs {count} more dice, has {len(self.values)}")
+        taken, self.values = self.values[:count], self.values[count:]
+        if any(not 1 <= v <= sides for v in taken):
+            raise AssertionError(f"scripted {taken} are not all rolls of a D{sides}")
+        return np.asarray(taken, dtype=np.int64)
+
+    def d6(self, count: int) -> np.ndarray:
+        return self.roll(6, count)
+
+
 def seed_state(seed: int) -> dict[str, Any]:
     """The dice state of a new battle with this seed."""
     return dict(np.random.PCG64(np.random.SeedSequence(seed)).state)
