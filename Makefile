@@ -18,8 +18,12 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed
 
 demo: $(VENV)/.installed
+	@mkdir -p out
+	$(BIN)/openwar battle examples/armies/openwar/iron_road_legion.yaml \
+		examples/armies/openwar/hearthhold_lodge.yaml --seed 7 \
+		--png out/battle.png --replay out/battle-replay.json
+	$(BIN)/openwar replay out/battle-replay.json --json | grep -E '"(winner|victory|verified)"'
 	$(BIN)/openwar odds aos --attacks 20 --hit 4+ --wound 3+ --rend -1 --damage D3 --save 4+ --reroll-hits ones --models-wounds 2
-	$(BIN)/openwar odds openwar --models 10 --attacks 1 --melee 1 --difficulty 4 --pierce 1 --armor 5 --target-size 10 --presence 1 --morale 10
 
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check src tests

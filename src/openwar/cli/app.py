@@ -9,6 +9,7 @@ from rich.console import Console
 
 from openwar import __version__
 from openwar.cli.army import army_app
+from openwar.cli.battle import battle_command, replay_command
 from openwar.cli.battleplan import battleplan_command
 from openwar.cli.bench import bench_app
 from openwar.cli.catalog import catalog_command, rulesets_command
@@ -29,6 +30,8 @@ app.command("battleplan")(battleplan_command)
 app.add_typer(army_app, name="army")
 app.command("catalog")(catalog_command)
 app.command("rulesets")(rulesets_command)
+app.command("battle")(battle_command)
+app.command("replay")(replay_command)
 
 
 @app.command()

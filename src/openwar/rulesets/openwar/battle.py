@@ -304,7 +304,7 @@ class OpenWarRules:
 
     def _end_round(self, state: GameState, dice: Dice) -> list[Event]:
         events = self._score_objectives(state)
-        if state.round >= battle_rules().rounds:
+        if state.round >= int(state.board.get("rounds", battle_rules().rounds)):
             return events + self._end_battle(state)
         return events + self._start_round(state, dice)
 
@@ -322,7 +322,8 @@ class OpenWarRules:
                     )
                 )
                 gap = np.hypot(*(state.pos[minis] - np.asarray(point)).T) - state.radius[minis]
-                counts.append(int((gap <= rules.objective_range).sum()))
+                reach = float(state.board.get("control_range", rules.objective_range))
+                counts.append(int((gap <= reach).sum()))
             owner = None if counts[0] == counts[1] else int(np.argmax(counts))
             held.append(owner)
             if owner is not None:

@@ -38,6 +38,65 @@ def default_board() -> dict[str, Any]:
     }
 
 
+def board_from_plan(plan: dict[str, Any]) -> dict[str, Any]:
+    """An OpenWar battle's board from a battleplan (``openwar battleplan --ruleset openwar
+    --json``): deployment zones, terrain, objectives, game length (OW-B16)."""
+    from openwar.battleplans.data import load_battlepack
+    from openwar.battleplans.maps import deployment_zone
+    from openwar.errors import OpenWarError
+    from openwar.geometry.features import Territory as Land
+
+    if plan.get("ruleset") != "openwar" or plan.get("units") != "cm":
+        raise OpenWarError(
+            f"the battleplan is for {plan.get('ruleset')!r}; an OpenWar battle needs one made "
+            "with `openwar battleplan --ruleset openwar`"
+        )
+    lands = {side: Land(side, Polygon(plan["map"]["territories"][side])) for side in ("A", "B")}
+    gap = load_battlepack("openwar").deployment.enemy_territory_gap
+    zones = [
+        _largest_ring(deployment_zone(lands[own], lands[other], gap))
+        for own, other in (("A", "B"), ("B", "A"))
+    ]
+    objectives = plan["victory"].get("objectives", [])
+    return {
+        "name": f"{plan['map']['name']}: {plan['victory']['name']}",
+        "width": float(plan["battlefield"]["width"]),
+        "depth": float(plan["battlefield"]["depth"]),
+        "unit": "cm",
+        "territories": zones,
+        "terrain": [
+            {
+                "name": t["name"],
+                "polygon": t["polygon"],
+                "blocks_sight": t.get("blocks_sight", True),
+                "scenery": (t.get("scenery") or {}).get("name"),
+            }
+            for t in plan.get("terrain", [])
+        ],
+        "objectives": objectives,
+        "objective_points": battle_rules().objective_points if objectives else 0,
+        "control_range": float(
+            plan.get("objective_control_range") or battle_rules().objective_range
+        ),
+        "rounds": int(plan.get("game_length") or battle_rules().rounds),
+        "victory": plan["victory"]["name"],
+    }
+
+
+def _largest_ring(shape: Any) -> list[list[float]]:
+    parts = list(getattr(shape, "geoms", [shape]))
+    biggest = max(parts, key=lambda part: part.area)
+    return [[round(x, 3), round(y, 3)] for x, y in biggest.exterior.coords[:-1]]
+
+
+def generated_board(points: int, seed: int) -> dict[str, Any]:
+    """Generate an OpenWar battleplan and make it a board."""
+    from openwar.battleplans.generator import generate
+    from openwar.battleplans.report import battleplan_json
+
+    return board_from_plan(battleplan_json(generate("openwar", points, seed)))
+
+
 @dataclass(frozen=True)
 class Territory:
     polygon: Polygon

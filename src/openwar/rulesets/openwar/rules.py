@@ -39,6 +39,9 @@ class BattleRules(RuleData):
     hold_the_line_armor: int
     command_skill_range: float
     objective_range: float
+    command_type: str
+    objective_points: int
+    command_skills: list[str]
 
 
 @cache

@@ -18,18 +18,24 @@ def shooters(state: GameState, unit_id: str, target_id: str) -> list[tuple[int, 
     if len(ours) == 0 or len(theirs) == 0:
         return []
     ranged_skill = float(state.unit(unit_id).profile["ranged"])
-    gap = unit_gaps(state, ours, theirs)
-    seen = visible(state, ours, theirs)
-    pairs = []
+    reach = np.full(len(ours), -1.0)
     for i, mini in enumerate(ours):
         options = fight.weapons(state, int(mini), ranged=True)
-        if not options:
-            continue
-        reach = max(w.range for w in options) + ranged_skill
-        ok = seen[i] & (gap[i] <= reach + 1e-9)
+        if options:
+            reach[i] = max(w.range for w in options) + ranged_skill
+    gap = unit_gaps(state, ours, theirs)
+    in_range = gap <= reach[:, None] + 1e-9
+    rows, cols = np.flatnonzero(in_range.any(axis=1)), np.flatnonzero(in_range.any(axis=0))
+    if len(rows) == 0:
+        return []
+    seen = np.zeros_like(in_range)
+    seen[np.ix_(rows, cols)] = visible(state, ours[rows], theirs[cols])
+    pairs = []
+    for row in rows:
+        ok = in_range[row] & seen[row]
         if ok.any():
-            j = int(np.flatnonzero(ok)[np.argmin(gap[i][ok])])
-            pairs.append((int(mini), int(theirs[j])))
+            col = int(np.flatnonzero(ok)[np.argmin(gap[row][ok])])
+            pairs.append((int(ours[row]), int(theirs[col])))
     return pairs
 
 

@@ -1,0 +1,149 @@
+"""Battles from files: armies and a battleplan in, a played battle, its summary and replay out.
+
+This is the layer the CLI (and later the simulator and the web page) call; it picks the
+ruleset's set-up, players and summary.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from openwar import __version__
+from openwar.armies.model import ArmyList
+from openwar.engine.actions import Action
+from openwar.engine.events import Event
+from openwar.engine.game import rules_for
+from openwar.engine.players import Player, RandomPlayer
+from openwar.engine.runner import BattleRecord, play, replay_actions
+from openwar.engine.state import GameState
+from openwar.errors import OpenWarError
+
+PLAYERS = ("random", "simple")
+REPLAY_FORMAT = "openwar-replay/1"
+
+
+@dataclass(frozen=True)
+class BattleSetup:
+    """What decides a battle before anyone acts: both armies, the board and the seed."""
+
+    ruleset: str
+    armies: tuple[ArmyList, ArmyList]
+    board: dict[str, Any]
+    seed: int
+
+
+def load_setup(
+    army_files: tuple[Path, Path],
+    board: dict[str, Any] | None,
+    seed: int,
+    points: int | None = None,
+) -> BattleSetup:
+    """Read both armies; without a board, generate an OpenWar battleplan from the seed."""
+    from openwar.rulesets.openwar.board import generated_board
+    from openwar.rulesets.openwar.forces import load_force
+
+    first, _ = load_force(army_files[0], "a")
+    second, _ = load_force(army_files[1], "b")
+    if board is None:
+        limit = max(first.points_limit or 0, second.points_limit or 0) or 1000
+        board = generated_board(points or limit, seed)
+    return BattleSetup("openwar", (first, second), board, seed)
+
+
+def start(setup: BattleSetup) -> tuple[GameState, list[Event]]:
+    """The initial state (before set-up) of a battle."""
+    from openwar.armies.validate import assess
+    from openwar.rulesets.openwar.forces import force_units
+    from openwar.rulesets.openwar.setup import new_battle
+
+    forces = []
+    for prefix, army in zip(("a", "b"), setup.armies, strict=True):
+        costs = {cost.unit: cost.total for cost in assess(army).cost.units}
+        forces.append(force_units(army, prefix, costs))
+    return new_battle((forces[0], forces[1]), setup.board, setup.seed)
+
+
+def make_players(names: tuple[str, str], seed: int) -> tuple[Player, Player]:
+    from openwar.rulesets.openwar.players import SimplePlayer
+
+    streams = np.random.SeedSequence(seed).spawn(2)
+    made: list[Player] = []
+    for name, stream in zip(names, streams, strict=True):
+        if name == "random":
+            made.append(RandomPlayer(stream))
+        elif name == "simple":
+            made.append(SimplePlayer(stream))
+        else:
+            raise OpenWarError(f"unknown player {name!r} (expected one of: {', '.join(PLAYERS)})")
+    return made[0], made[1]
+
+
+def fight_battle(
+    setup: BattleSetup, players: tuple[str, str], keep_rounds: bool = False
+) -> BattleRecord:
+    state, events = start(setup)
+    return play(state, make_players(players, setup.seed), events, keep_rounds)
+
+
+def replay_json(
+    setup: BattleSetup, players: tuple[str, str], record: BattleRecord
+) -> dict[str, Any]:
+    rules = rules_for(setup.ruleset)
+    return {
+        "format": REPLAY_FORMAT,
+        "engine_version": __version__,
+        "ruleset": setup.ruleset,
+        "ruleset_version": rules.version,
+        "armies": [army.model_dump(mode="json") for army in setup.armies],
+        "battleplan": setup.board,
+        "seed": setup.seed,
+        "players": list(players),
+        "actions": [a.to_json() for a in record.actions],
+        "final_state_hash": record.final.state_hash(),
+    }
+
+
+def save_replay(path: Path, data: dict[str, Any]) -> None:
+    """Write the replay atomically: a file is either whole or not there."""
+    temporary = path.with_name(path.name + ".part")
+    temporary.write_text(json.dumps(data, indent=1) + "\n")
+    temporary.replace(path)
+
+
+class ReplayError(OpenWarError):
+    """A replay file cannot be read, or does not reproduce its recorded result."""
+
+
+def load_replay(path: Path) -> tuple[BattleSetup, list[Action], str, tuple[str, str]]:
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise ReplayError(f"{path}: not a readable replay ({exc})") from exc
+    if not isinstance(data, dict) or data.get("format") != REPLAY_FORMAT:
+        raise ReplayError(f"{path}: not an OpenWar replay (format {REPLAY_FORMAT!r} expected)")
+    try:
+        armies = tuple(ArmyList.model_validate(a) for a in data["armies"])
+        setup = BattleSetup(
+            data["ruleset"], (armies[0], armies[1]), data["battleplan"], int(data["seed"])
+        )
+        actions = [Action.from_json(a) for a in data["actions"]]
+        players = (str(data["players"][0]), str(data["players"][1]))
+        return setup, actions, str(data["final_state_hash"]), players
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise ReplayError(f"{path}: malformed replay ({exc})") from exc
+
+
+def replay(path: Path) -> tuple[BattleSetup, BattleRecord, tuple[str, str]]:
+    """Replay a file and check it ends in the recorded state."""
+    setup, actions, expected, players = load_replay(path)
+    state, events = start(setup)
+    record = replay_actions(state, actions)
+    record.setup_events = events
+    if record.final.state_hash() != expected:
+        raise ReplayError(f"{path}: the replay ends in a different state than recorded")
+    return setup, record, players

@@ -1,0 +1,235 @@
+"""``openwar battle`` and ``openwar replay``: play a battle from files, read it round by round."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from openwar.battles import (
+    PLAYERS,
+    BattleSetup,
+    fight_battle,
+    load_setup,
+    replay,
+    replay_json,
+    save_replay,
+)
+from openwar.engine.runner import BattleRecord
+from openwar.errors import OpenWarError
+from openwar.summary import RoundSummary, summarise
+
+SIDE_NAMES = ("A", "B")
+
+
+def battle_command(
+    army_a: Annotated[Path, typer.Argument(help="Army file of side A (YAML).")],
+    army_b: Annotated[Path, typer.Argument(help="Army file of side B (YAML).")],
+    battleplan: Annotated[
+        Path | None,
+        typer.Option(help="Battleplan JSON (`openwar battleplan --ruleset openwar --json`)."),
+    ] = None,
+    seed: Annotated[int, typer.Option(min=0, help="Seed of the dice (and of the plan).")] = 1,
+    players: Annotated[str, typer.Option(help="Players of A and B: random or simple.")] = (
+        "simple,simple"
+    ),
+    log: Annotated[bool, typer.Option("--log", help="Print every action and event.")] = False,
+    replay_file: Annotated[
+        Path | None, typer.Option("--replay", help="Write the replay to FILE (JSON).")
+    ] = None,
+    svg: Annotated[Path | None, typer.Option(help="Picture of the table as SVG.")] = None,
+    png: Annotated[Path | None, typer.Option(help="Picture of the table as PNG.")] = None,
+    round_shown: Annotated[
+        int | None, typer.Option("--round", min=1, help="Picture at the end of round K.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Play an OpenWar battle between two army files and show what happened.
+
+    Example: openwar battle examples/armies/openwar/iron_road_legion.yaml
+    examples/armies/openwar/hearthhold_lodge.yaml --seed 7 --png battle.png
+    """
+    if svg is not None and png is not None:
+        raise typer.BadParameter("give --svg or --png, not both", param_hint="'--svg'")
+    chosen = _players(players)
+    board = _read_plan(battleplan) if battleplan is not None else None
+    setup = load_setup((army_a, army_b), board, seed)
+    record = fight_battle(setup, chosen, keep_rounds=round_shown is not None)
+    picture = _picture(record, setup, svg or png, round_shown)
+    if replay_file is not None:
+        save_replay(replay_file, replay_json(setup, chosen, record))
+    report(setup, record, chosen, as_json=as_json, log=log, picture=picture, replay=replay_file)
+
+
+def replay_command(
+    file: Annotated[Path, typer.Argument(help="A replay written by `openwar battle --replay`.")],
+    log: Annotated[bool, typer.Option("--log", help="Print every action and event.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Replay a battle, check it reaches the recorded final state, and show its summary."""
+    setup, record, chosen = replay(file)
+    report(
+        setup, record, chosen, as_json=as_json, log=log, picture=None, replay=None, verified=True
+    )
+
+
+def _players(text: str) -> tuple[str, str]:
+    names = [p.strip() for p in text.split(",")]
+    if len(names) == 1:
+        names *= 2
+    if len(names) != 2 or any(n not in PLAYERS for n in names):
+        raise typer.BadParameter(
+            f"{text!r}: expected two of {', '.join(PLAYERS)} such as random,simple",
+            param_hint="'--players'",
+        )
+    return names[0], names[1]
+
+
+def _read_plan(path: Path) -> dict[str, Any]:
+    from openwar.rulesets.openwar.board import board_from_plan
+
+    try:
+        plan = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise OpenWarError(f"{path}: not a readable battleplan JSON ({exc})") from exc
+    try:
+        return board_from_plan(plan)
+    except (KeyError, TypeError, IndexError) as exc:
+        raise OpenWarError(f"{path}: not a battleplan (missing {exc})") from exc
+
+
+def _picture(
+    record: BattleRecord, setup: BattleSetup, path: Path | None, round_shown: int | None
+) -> Path | None:
+    if path is None:
+        return None
+    from openwar.render.battle import draw_battle
+
+    state = record.final
+    title = f"{setup.board.get('name', 'OpenWar')} — end of the battle"
+    if round_shown is not None:
+        if round_shown not in record.snapshots and round_shown != record.final.round:
+            raise OpenWarError(
+                f"--round {round_shown}: the battle lasted {record.final.round} rounds"
+            )
+        state = record.snapshots.get(round_shown, record.final)
+        title = f"{setup.board.get('name', 'OpenWar')} — end of round {round_shown}"
+    return draw_battle(state, path, title)
+
+
+def report(
+    setup: BattleSetup,
+    record: BattleRecord,
+    chosen: tuple[str, str],
+    *,
+    as_json: bool,
+    log: bool,
+    picture: Path | None,
+    replay: Path | None,
+    verified: bool = False,
+) -> None:
+    result = record.outcome
+    rounds = summarise(record)
+    if as_json:
+        winner = None if result.winner is None else SIDE_NAMES[result.winner]
+        typer.echo(
+            json.dumps(
+                {
+                    "winner": winner,
+                    "victory": result.victory,
+                    "scores": list(result.scores),
+                    "rounds": result.rounds,
+                    "reason": result.reason,
+                    "state_hash": record.final.state_hash(),
+                    "seed": setup.seed,
+                    "armies": [a.name for a in setup.armies],
+                    "players": list(chosen),
+                    "battleplan": setup.board.get("name"),
+                    "actions": len(record.actions),
+                    "summary": [r.to_json() for r in rounds],
+                    "picture": None if picture is None else str(picture),
+                    "replay": None if replay is None else str(replay),
+                    "verified": verified,
+                },
+                indent=2,
+            )
+        )
+        return
+    console = Console(highlight=False)
+    names = [f"{SIDE_NAMES[i]}: {army.name} ({chosen[i]})" for i, army in enumerate(setup.armies)]
+    console.print(f"[bold]{setup.board.get('name', 'OpenWar')}[/bold] — seed {setup.seed}")
+    console.print("   vs   ".join(names))
+    if log:
+        _print_log(console, record)
+    console.print(_rounds_table(rounds, setup))
+    _highlights(console, rounds)
+    winner = (
+        "nobody"
+        if result.winner is None
+        else f"{SIDE_NAMES[result.winner]} ({setup.armies[result.winner].name})"
+    )
+    console.print(
+        f"Result: [bold]{result.victory}[/bold] — winner {winner}; scores A {result.scores[0]} "
+        f"- B {result.scores[1]} after {result.rounds} rounds ({result.reason})"
+    )
+    console.print(f"{len(record.actions)} actions; final state {record.final.state_hash()[:16]}")
+    if verified:
+        console.print("Replay verified: the final state matches the recorded hash.")
+    if picture is not None:
+        console.print(f"Picture of the table: {picture}")
+    if replay is not None:
+        console.print(f"Replay written to {replay}")
+
+
+ORDER_LETTERS = {"advance": "A", "hold": "H", "run": "R", "skill": "S", "regroup": "G"}
+
+
+def _rounds_table(rounds: list[RoundSummary], setup: BattleSetup) -> Table:
+    table = Table(title="Round by round", title_justify="left")
+    for column in ("round", "side", "orders", "charges", "slain", "Presence", "fled", "held"):
+        table.add_column(column, justify="left" if column == "orders" else "right")
+    for summary in rounds:
+        for side in (0, 1):
+            part = summary.sides[side]
+            held = sum(1 for owner in summary.objectives if owner == side)
+            orders = " ".join(
+                f"{ORDER_LETTERS.get(k, k)}{v}" for k, v in sorted(part.orders.items())
+            )
+            first = "*" if summary.first == side else ""
+            table.add_row(
+                str(summary.number) if side == 0 else "",
+                f"{SIDE_NAMES[side]}{first}",
+                orders,
+                str(len(part.charges)),
+                str(part.slain),
+                str(part.presence_won),
+                str(len(part.routed)),
+                str(held) if summary.objectives else "-",
+            )
+    table.caption = (
+        "orders: A advance, H hold, R run, S skill, G regroup; * acted first; slain = enemy "
+        "miniatures slain; Presence = Presence rolls won; fled = enemy units routed; "
+        "held = objectives held at the end of the round"
+    )
+    return table
+
+
+def _highlights(console: Console, rounds: list[RoundSummary]) -> None:
+    for summary in rounds:
+        for side in (0, 1):
+            part = summary.sides[side]
+            for charge in part.charges:
+                console.print(f"  round {summary.number}: {SIDE_NAMES[side]} charges {charge}")
+            for fled in part.routed:
+                console.print(f"  round {summary.number}: {fled} flees the table")
+
+
+def _print_log(console: Console, record: BattleRecord) -> None:
+    for action, events in zip(record.actions, record.events, strict=True):
+        console.print(f"[dim]{action}[/dim]")
+        for event in events:
+            console.print(f"    {event.kind}: {event.data}", markup=False)

@@ -1,0 +1,125 @@
+"""From an army list to the units of a battle: profiles, loadouts and points.
+
+Each miniature carries its unit type's default options plus the options bought for the whole
+unit or for some of its miniatures (the first ``models`` miniatures, the front ranks). A
+weapon brings its alternate profiles (Halfsword, Spike, Thrown) with it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from openwar.armies.files import load_army
+from openwar.armies.model import ArmyList, ArmyUnit
+from openwar.armies.validate import assess
+from openwar.errors import OpenWarError
+from openwar.rulesets import load_ruleset
+from openwar.rulesets.openwar.catalog import Armour, OpenWarCatalog, Skill, UnitType, Weapon
+from openwar.rulesets.openwar.rules import battle_rules
+from openwar.rulesets.openwar.setup import ForceUnit
+
+
+class ArmyNotReadyError(OpenWarError):
+    """The army cannot fight: wrong ruleset, or it breaks the army-building rules."""
+
+
+def load_force(path: Path, prefix: str) -> tuple[ArmyList, list[ForceUnit]]:
+    """Read, validate and convert an OpenWar army file."""
+    army = load_army(path)
+    if army.ruleset != "openwar":
+        raise ArmyNotReadyError(f"{path}: a {army.ruleset!r} army cannot fight an OpenWar battle")
+    report = assess(army)
+    if not report.valid:
+        first = report.problems[0]
+        more = f" (and {len(report.problems) - 1} more)" if len(report.problems) > 1 else ""
+        raise ArmyNotReadyError(f"{path}: {first.message}{more}")
+    costs = {cost.unit: cost.total for cost in report.cost.units}
+    return army, force_units(army, prefix, costs)
+
+
+def force_units(army: ArmyList, prefix: str, costs: dict[str, int]) -> list[ForceUnit]:
+    catalog = load_ruleset("openwar").data
+    assert isinstance(catalog, OpenWarCatalog)
+    return [
+        _force_unit(unit, f"{prefix}{i + 1}", catalog, costs.get(unit.name, 0))
+        for i, unit in enumerate(army.units)
+    ]
+
+
+def _force_unit(unit: ArmyUnit, uid: str, catalog: OpenWarCatalog, points: int) -> ForceUnit:
+    kind = catalog.unit_type(unit.type)
+    assert kind is not None  # the army was validated
+    size = unit.size or kind.size
+    options = catalog.options()
+    carried: list[list[str]] = [list(kind.default_options) for _ in range(size)]
+    for choice in unit.options:
+        for mini in range(choice.models or size):
+            carried[mini].append(choice.name)
+    combos: list[tuple[str, ...]] = []
+    loadout_of: list[int] = []
+    for names in carried:
+        key = tuple(sorted(set(names)))
+        if key not in combos:
+            combos.append(key)
+        loadout_of.append(combos.index(key))
+    profile = _profile(kind, [_loadout(combo, catalog, options, kind) for combo in combos])
+    return ForceUnit(uid, unit.name, kind.name, points, profile, tuple(loadout_of))
+
+
+def _profile(kind: UnitType, loadouts: list[dict[str, Any]]) -> dict[str, Any]:
+    rules = battle_rules()
+    commands = list(rules.command_skills) if kind.name == rules.command_type else []
+    return {
+        "move": kind.move,
+        "melee": kind.melee,
+        "ranged": kind.ranged,
+        "armor": kind.armor,
+        "morale": kind.morale,
+        "presence": kind.presence,
+        "skills": [],
+        "command_skills": commands,
+        "loadouts": loadouts,
+    }
+
+
+def _loadout(
+    names: tuple[str, ...], catalog: OpenWarCatalog, options: dict[str, Any], kind: UnitType
+) -> dict[str, Any]:
+    weapons: list[dict[str, Any]] = []
+    armour = shield = 0
+    skills: list[str] = []
+    for name in names:
+        option = options[name]
+        if isinstance(option, Weapon):
+            weapons += _with_alternates(option, catalog)
+        elif isinstance(option, Armour):
+            armour += option.armor if option.slot == "armour" else 0
+            shield += option.armor if option.slot == "shield" else 0
+        elif isinstance(option, Skill):
+            skills.append(option.name)
+    if kind.engine is not None:
+        weapons.append(_weapon_json(kind.engine))
+    return {"weapons": weapons, "armour": armour, "shield": shield, "skills": skills}
+
+
+def _with_alternates(weapon: Weapon, catalog: OpenWarCatalog) -> list[dict[str, Any]]:
+    found = [_weapon_json(weapon)]
+    for alternate in catalog.weapons:
+        if alternate.profile_of == weapon.name:
+            data = _weapon_json(alternate)
+            data["thrown_profile"] = alternate.type == "ranged"
+            found.append(data)
+    return found
+
+
+def _weapon_json(weapon: Weapon) -> dict[str, Any]:
+    return {
+        "name": weapon.name,
+        "type": weapon.type,
+        "range": weapon.range,
+        "attacks": weapon.attacks,
+        "difficulty": weapon.difficulty,
+        "pierce": weapon.pierce,
+        "special": list(weapon.special),
+    }

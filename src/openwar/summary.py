@@ -1,0 +1,86 @@
+"""What happened in a battle, round by round, read off its events."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from openwar.engine.events import Event
+from openwar.engine.runner import BattleRecord
+
+
+@dataclass
+class SideRound:
+    orders: Counter[str] = field(default_factory=Counter)
+    charges: list[str] = field(default_factory=list)
+    slain: int = 0  # enemy miniatures this side slew
+    presence_won: int = 0
+    routed: list[str] = field(default_factory=list)  # enemy units that fled
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "orders": dict(sorted(self.orders.items())),
+            "charges": self.charges,
+            "slain": self.slain,
+            "presence_won": self.presence_won,
+            "routed": self.routed,
+        }
+
+
+@dataclass
+class RoundSummary:
+    number: int
+    first: int | None = None
+    sides: tuple[SideRound, SideRound] = field(default_factory=lambda: (SideRound(), SideRound()))
+    objectives: list[int | None] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "round": self.number,
+            "first": self.first,
+            "sides": [s.to_json() for s in self.sides],
+            "objectives": self.objectives,
+        }
+
+
+def summarise(record: BattleRecord) -> list[RoundSummary]:
+    names = {u.id: u.name for u in record.initial.units}
+    side_of = {u.id: u.side for u in record.initial.units}
+    rounds: dict[int, RoundSummary] = {}
+    current = RoundSummary(0)
+    for events in record.events:
+        for event in events:
+            current = _absorb(event, current, rounds, names, side_of)
+    return [rounds[k] for k in sorted(rounds)]
+
+
+def _absorb(
+    event: Event,
+    current: RoundSummary,
+    rounds: dict[int, RoundSummary],
+    names: dict[str, str],
+    side_of: dict[str, int],
+) -> RoundSummary:
+    data = event.data
+    if event.kind == "round":
+        current = rounds.setdefault(int(data["round"]), RoundSummary(int(data["round"])))
+        current.first = int(data["first"])
+        return current
+    if current.number == 0:
+        return current
+    if event.kind == "order":
+        current.sides[side_of[data["unit"]]].orders[str(data["order"])] += 1
+    elif event.kind == "charge":
+        current.sides[side_of[data["unit"]]].charges.append(
+            f"{names[data['unit']]} -> {names[data['target']]}"
+        )
+    elif event.kind == "attack":
+        current.sides[side_of[data["unit"]]].slain += int(data["slain"])
+    elif event.kind == "presence" and data["beaten"]:
+        current.sides[side_of[data["unit"]]].presence_won += 1
+    elif event.kind == "routed":
+        current.sides[1 - side_of[data["unit"]]].routed.append(names[data["unit"]])
+    elif event.kind == "objectives":
+        current.objectives = list(data["held"])
+    return current
