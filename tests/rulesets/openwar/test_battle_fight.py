@@ -1,0 +1,227 @@
+"""OpenWar battle rules: fighting, the attack sequence, Presence, Push, tokens, charges.
+
+One test per clause of docs/rules/openwar.md, "Battle"; every die is scripted.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from openwar.engine.actions import Action
+from openwar.engine.errors import IllegalActionError
+from openwar.engine.state import GameState
+
+from .conftest import (
+    DIAMETER,
+    SPEAR,
+    SWORD,
+    WARHAMMER,
+    battle,
+    first,
+    gap,
+    in_battle,
+    kinds,
+    line,
+    loadout,
+    place,
+    play,
+    profile,
+    unit,
+)
+
+MISS = [1, 1, 1]  # three Sword dice that miss (1 + Melee 0 (+1 Hold) < Difficulty 5)
+
+
+def duel(
+    attacker: dict[str, object] | None = None,
+    defender: dict[str, object] | None = None,
+    *,
+    defenders: int = 3,
+    gap_cm: float = 0.0,
+) -> GameState:
+    """One attacking miniature ("a", side 0) at (40, 40) facing a line of defenders ("b")
+    ``gap_cm`` away along +y."""
+    state = battle([unit("a", 1, attacker)], [unit("b", defenders, defender)])
+    place(state, "a", [(40.0, 40.0)])
+    y = 40.0 + DIAMETER + gap_cm
+    place(state, "b", line(40.0 - DIAMETER * (defenders // 2), y, defenders))
+    return in_battle(state)
+
+
+def test_ow_f1_fight_only_a_unit_within_5cm() -> None:
+    state = battle([unit("a", 1)], [unit("b", 1), unit("c", 1)])
+    place(state, "a", [(40.0, 40.0)])
+    place(state, "b", [(40.0, 42.5)])
+    place(state, "c", [(40.0, 40.0 + DIAMETER + 5.5)])
+    state = in_battle(state)
+    with pytest.raises(IllegalActionError, match="OW-F1"):
+        play(state, Action("hold", 0, "a", "c"))
+    _, events = play(state, Action("hold", 0, "a", "b"), [*MISS, 1, 1])
+    assert first(events, "attack").data["attackers"] == 1
+
+
+def test_ow_f2_fight_move_5cm_then_attacks_from_base_contact() -> None:
+    state = battle([unit("a", 2)], [unit("b", 3, profile(morale=20))])
+    place(state, "a", [(37.5, 40.0), (42.5, 37.0)])  # 3 cm and 6 cm from b
+    place(state, "b", line(37.5, 40.0 + DIAMETER + 3.0, 3))
+    after, events = play(in_battle(state), Action("hold", 0, "a", "b"), [*MISS, 1, 1])
+    a = state.members("a")
+    assert after.pos[a] - state.pos[a] == pytest.approx(np.array([[0.0, 3.0], [0.0, 5.0]]))
+    assert gap(after, "a", "b") == pytest.approx(0.0)
+    # a0 reached base contact and attacks (three dice); a1 stopped 1 cm short and does not
+    assert first(events, "attack").data["attackers"] == 1
+
+
+def column(back: list[dict[str, object]]) -> GameState:
+    """a0 (Sword) in base contact with b, and miniatures with ``back`` loadouts in a file
+    behind it, each touching the one in front."""
+    loadouts = [loadout(SWORD), *back]
+    prof = profile(loadouts=loadouts)
+    state = battle([unit("a", len(loadouts), prof, range(len(loadouts)))], [unit("b", 3)])
+    place(state, "a", [(40.0, 40.0 - k * DIAMETER) for k in range(len(loadouts))])
+    place(state, "b", line(37.5, 42.5, 3))
+    return in_battle(state)
+
+
+def attackers(state: GameState, rolls: list[int]) -> int:
+    _, events = play(state, Action("hold", 0, "a", "b"), rolls)
+    return int(first(events, "attack").data["attackers"])
+
+
+def test_ow_f3_second_rank_attacks_through_a_friend_in_contact() -> None:
+    assert attackers(column([loadout(SPEAR)]), [*MISS, 1, 1, 1]) == 2
+    assert attackers(column([loadout(SWORD)]), [*MISS, 1, 1]) == 1
+
+
+def test_ow_f4_third_rank_attacks_through_a_second_rank_attacker() -> None:
+    third = loadout(SPEAR, skills=["Third Rank"])
+    assert attackers(column([loadout(SPEAR), third]), [*MISS, 1, 1, 1, 1]) == 3
+    assert attackers(column([loadout(SPEAR), loadout(SPEAR)]), [*MISS, 1, 1, 1]) == 2
+
+
+def test_ow_a2_a3_hit_roll_adds_melee_damage_roll_adds_pierce() -> None:
+    state = duel(profile(melee=1), profile(morale=20), gap_cm=6.0)
+    advance = Action("advance", 0, "a", "b", (40.0, 46.0), "move-fight")
+    # hits: 4+1, 3+1, 6+1 against Difficulty 5 -> 2; wounds: 4, 3 against Armor 4 -> 1
+    after, events = play(state, advance, [4, 3, 6, 4, 3, 1, 1])
+    attack = first(events, "attack").data
+    assert (attack["wounds"], attack["slain"]) == (1, 1)
+    assert after.size("b") == 2
+    _, events = play(state, advance, [4, 3, 6, 3, 3, 1, 1])
+    assert first(events, "attack").data["wounds"] == 0
+
+
+def test_ow_b15_defender_removes_rearmost_miniatures() -> None:
+    state = battle([unit("a", 1)], [unit("b", 4, profile(morale=20))])
+    place(state, "a", [(40.0, 40.0)])
+    rear = (42.5, 45.0)  # the miniature furthest from the attacker
+    place(state, "b", [(40.0, 42.5), (42.5, 42.5), (40.0, 45.0), rear])
+    after, _ = play(in_battle(state), Action("hold", 0, "a", "b"), [6, 6, 1, 6, 1, 1, 1])
+    slain = state.members("b")[~after.alive[state.members("b")]]
+    assert [tuple(state.pos[m]) for m in slain] == [rear]
+
+
+def test_ow_a5_presence_greater_than_morale_shakes_glory_and_pushes_5cm() -> None:
+    state = duel(defender=profile(morale=8))
+    after, events = play(state, Action("hold", 0, "a", "b"), [*MISS, 4, 5])
+    presence = first(events, "presence").data
+    assert (presence["total"], presence["morale"], presence["beaten"]) == (9, 8, True)
+    assert after.unit("b").tokens["shaken"] == 1
+    assert after.unit("a").tokens["glory"] == 1
+    push = first(events, "push").data
+    assert (push["pushed"], push["followed"]) == (5.0, 5.0)
+    b = state.members("b")
+    assert after.pos[b] - state.pos[b] == pytest.approx(np.tile([0.0, 5.0], (3, 1)))
+    assert gap(after, "a", "b") == pytest.approx(0.0)  # followed up into base contact
+
+
+def test_ow_a5_presence_equal_to_morale_fails() -> None:
+    state = duel(defender=profile(morale=8))
+    after, events = play(state, Action("hold", 0, "a", "b"), [*MISS, 4, 4])
+    assert not first(events, "presence").data["beaten"]
+    assert "push" not in kinds(events)
+    assert after.unit("b").tokens.get("shaken", 0) == 0
+    assert after.unit("a").tokens.get("glory", 0) == 0
+
+
+def test_ow_a5_each_miniature_slain_adds_1_to_presence() -> None:
+    state = duel(defender=profile(morale=20))
+    _, events = play(state, Action("hold", 0, "a", "b"), [6, 6, 1, 6, 6, 1, 1])
+    assert first(events, "presence").data["total"] == 2 + 2
+
+
+def test_ow_a6_shock_adds_1_per_miniature_that_hits() -> None:
+    hammers = profile(loadouts=[loadout(WARHAMMER)])
+    state = battle([unit("a", 2, hammers)], [unit("b", 2, profile(armor=9, morale=20))])
+    place(state, "a", line(40.0, 40.0, 2))
+    place(state, "b", line(40.0, 42.5, 2))
+    # a0 hits twice, a1 once; no wound against Armor 9: Shock adds 2, not 3
+    _, events = play(in_battle(state), Action("hold", 0, "a", "b"), [6, 6, 1, 1, 6, 1, 1, 1, 1])
+    assert first(events, "attack").data["slain"] == 0
+    assert first(events, "presence").data["total"] == 2 + 2
+
+
+def test_ow_b9_each_shaken_token_lowers_morale_by_1() -> None:
+    state = duel(defender=profile(morale=8))
+    state.unit("b").tokens["shaken"] = 2
+    _, events = play(state, Action("hold", 0, "a", "b"), [*MISS, 3, 4])
+    presence = first(events, "presence").data
+    assert (presence["morale"], presence["beaten"]) == (6, True)
+
+
+def test_ow_b9_third_shaken_token_routs_the_unit() -> None:
+    state = battle([unit("a", 1), unit("x", 1)], [unit("b", 3), unit("y", 1)])
+    place(state, "a", [(40.0, 40.0)])
+    place(state, "x", [(5.0, 5.0)])
+    place(state, "b", line(37.5, 42.5, 3))
+    place(state, "y", [(85.0, 85.0)])
+    state = in_battle(state)
+    state.unit("b").tokens["shaken"] = 2
+    after, events = play(state, Action("hold", 0, "a", "b"), [*MISS, 6, 6])
+    assert first(events, "routed").data == {"unit": "b", "miniatures": 3}
+    assert after.is_destroyed("b")
+    assert "push" not in kinds(events)
+
+
+def test_ow_b10_glory_adds_1_to_presence_up_to_2_tokens() -> None:
+    state = duel(defender=profile(morale=8))
+    state.unit("a").tokens["glory"] = 2
+    after, events = play(state, Action("hold", 0, "a", "b"), [*MISS, 3, 4])
+    assert first(events, "presence").data["total"] == 7 + 2
+    assert after.unit("a").tokens["glory"] == 2
+
+
+def test_ow_m2_charge_run_ending_within_5cm_fights_with_plus_2() -> None:
+    state = duel(defender=profile(morale=20), gap_cm=15.0)
+    after, events = play(state, Action("run", 0, "a", "b", (40.0, 55.0)), [*MISS, 1, 1])
+    assert kinds(events)[:4] == ["order", "moved", "charge", "attack"]
+    assert first(events, "presence").data["total"] == 2 + 2
+    assert after.unit("a").tokens["exhaustion"] == 1
+
+
+def test_ow_m2_run_ending_out_of_combat_is_no_charge() -> None:
+    state = duel(gap_cm=15.0)
+    after, events = play(state, Action("run", 0, "a", None, (40.0, 49.0)))
+    assert kinds(events) == ["order", "moved"]
+    assert gap(after, "a", "b") == pytest.approx(6.0)
+
+
+def test_ow_m2_no_charge_from_combat() -> None:
+    """A Run from within 5 cm is a Retreat, never a Charge (even towards the enemy)."""
+    state = battle([unit("a", 1)], [unit("b", 1), unit("c", 1)])
+    place(state, "a", [(40.0, 40.0)])
+    place(state, "b", [(40.0, 37.0)])  # in combat behind a
+    place(state, "c", [(40.0, 40.0 + DIAMETER + 10.0)])
+    with pytest.raises(IllegalActionError, match="OW-M3"):
+        play(in_battle(state), Action("run", 0, "a", "c", (40.0, 50.0)))
+
+
+def test_ow_a2_attacks_use_the_chosen_miniatures_weapon() -> None:
+    """Each attacker rolls its own weapon's Attacks: a Spear rolls 1 die, a Sword 3."""
+    prof = profile(loadouts=[loadout(SWORD), loadout(SPEAR)])
+    state = battle([unit("a", 2, prof, (0, 1))], [unit("b", 2, profile(morale=20))])
+    place(state, "a", line(40.0, 40.0, 2))
+    place(state, "b", line(40.0, 42.5, 2))
+    _, events = play(in_battle(state), Action("hold", 0, "a", "b"), [*MISS, 1, 1, 1])
+    assert first(events, "attack").data["attackers"] == 2  # 3 + 1 dice, then 2 for Presence
