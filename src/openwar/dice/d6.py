@@ -9,6 +9,7 @@ never counted twice.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
@@ -126,7 +127,9 @@ def _analyse(
         rerolled = REROLL_FIXED[reroll]
     again = sum(rerolled) / 36.0
     faces = tuple((0.0 if r else 1.0 / 6.0) + again for r in rerolled)
-    chance = sum(p for p, ok in zip(faces, success, strict=True) if ok)
+    chance = min(math.fsum(p for p, ok in zip(faces, success, strict=True) if ok), 1.0)
+    if all(success):
+        chance = 1.0  # exactly: a sum of sixths can round to 0.9999999999999999
     return success, rerolled, faces, chance
 
 
