@@ -29,6 +29,7 @@ class Weapon:
     difficulty: int
     pierce: int
     special: tuple[str, ...]
+    thrown_profile: bool = False
 
     @classmethod
     def from_profile(cls, data: dict[str, Any]) -> Weapon:
@@ -40,6 +41,7 @@ class Weapon:
             int(data["difficulty"]),
             int(data["pierce"]),
             tuple(data.get("special", [])),
+            bool(data.get("thrown_profile", False)),
         )
 
 
@@ -50,9 +52,9 @@ def loadout(state: GameState, mini: int) -> dict[str, Any]:
 
 
 def weapons(state: GameState, mini: int, *, ranged: bool) -> list[Weapon]:
-    """The miniature's weapons of one kind, thrown weapons already thrown left out."""
+    """The miniature's weapons of one kind; once it has thrown, its Thrown weapons are gone."""
     unit = state.units[int(state.unit_of[mini])]
-    thrown = unit.flags.get("thrown", False)
+    thrown = mini in unit.flags.get("thrown", [])
     found = []
     for data in loadout(state, mini)["weapons"]:
         weapon = Weapon.from_profile(data)
@@ -149,7 +151,7 @@ def resolve_attacks(
     unit = state.unit(attacker_id)
     skill_name = "ranged" if ranged else "melee"
     skill = int(unit.profile[skill_name]) + accuracy(state, attacker_id, holding)
-    wounds, shock_hitters, used_thrown = 0, 0, False
+    wounds, shock_hitters, threw = 0, 0, []
     for mini, target in pairs:
         choice = _best_weapon(state, mini, target, skill, ranged=ranged)
         if choice is None:
@@ -164,9 +166,10 @@ def resolve_attacks(
             unit_t = state.units[int(state.unit_of[target])]
             lost = set(unit_t.flags.get("shield_lost", [])) | {target}
             unit_t.flags["shield_lost"] = sorted(lost)
-        used_thrown |= ranged and choice.name.endswith("(Thrown)")
-    if used_thrown:
-        unit.flags["thrown"] = True
+        if ranged and choice.thrown_profile:
+            threw.append(mini)
+    if threw:
+        unit.flags["thrown"] = sorted(set(unit.flags.get("thrown", [])) | set(threw))
     slain = remove_casualties(state, target_id, attacker_id, wounds)
     event = Event(
         "attack",
