@@ -225,3 +225,11 @@ def test_ow_a2_attacks_use_the_chosen_miniatures_weapon() -> None:
     place(state, "b", line(40.0, 42.5, 2))
     _, events = play(in_battle(state), Action("hold", 0, "a", "b"), [*MISS, 1, 1, 1])
     assert first(events, "attack").data["attackers"] == 2  # 3 + 1 dice, then 2 for Presence
+
+
+def test_ow_f3_second_rank_attacks_with_the_weapon_that_has_the_rule() -> None:
+    """A second-rank miniature carrying a Sword and a Spear reaches with the Spear only (one
+    die), unless Second Rank is its own skill."""
+    assert attackers(column([loadout(SWORD, SPEAR)]), [*MISS, 1, 1, 1]) == 2
+    own = loadout(SWORD, SPEAR, skills=["Second Rank"])
+    assert attackers(column([own]), [*MISS, *MISS, 1, 1]) == 2

@@ -189,10 +189,22 @@ def _best_weapon(
     state: GameState, mini: int, target: int, skill: int, *, ranged: bool
 ) -> Weapon | None:
     options = weapons(state, mini, ranged=ranged)
+    if not ranged and not in_contact(state, np.array([mini]), np.array([target]))[0, 0]:
+        options = reaching_weapons(state, mini, options)
     if not options:
         return None
     target_armor = armor(state, target)
     return max(options, key=lambda w: (expected_wounds(w, skill, target_armor), w.name))
+
+
+def reaching_weapons(state: GameState, mini: int, options: list[Weapon]) -> list[Weapon]:
+    """A miniature attacking past a friend (Second or Third Rank) uses a weapon with that rule,
+    unless the rule is a skill of its own (seed "Specials": "attack with this weapon")."""
+    unit = state.units[int(state.unit_of[mini])]
+    own = set(unit.profile.get("skills", [])) | set(loadout(state, mini).get("skills", []))
+    if own & {SECOND_RANK, THIRD_RANK}:
+        return options
+    return [w for w in options if {SECOND_RANK, THIRD_RANK} & set(w.special)]
 
 
 def remove_casualties(state: GameState, unit_id: str, enemy_id: str, wounds: int) -> int:
