@@ -11,6 +11,7 @@ import pytest
 from openwar.engine.actions import Action
 from openwar.engine.errors import IllegalActionError
 from openwar.engine.state import GameState
+from openwar.rulesets.openwar import fight
 
 from .conftest import (
     DIAMETER,
@@ -233,3 +234,11 @@ def test_ow_f3_second_rank_attacks_with_the_weapon_that_has_the_rule() -> None:
     assert attackers(column([loadout(SWORD, SPEAR)]), [*MISS, 1, 1, 1]) == 2
     own = loadout(SWORD, SPEAR, skills=["Second Rank"])
     assert attackers(column([own]), [*MISS, *MISS, 1, 1]) == 2
+
+
+def test_ow_b2_bases_within_half_a_cm_are_in_base_contact() -> None:
+    state = battle([unit("a", 2)], [unit("b", 2)])
+    place(state, "a", [(40.0, 40.0), (42.5, 40.0)])
+    place(state, "b", [(40.0, 42.5 + 0.5), (42.5, 42.5 + 0.6)])
+    pairs = fight.fighters(state, "a", "b")
+    assert pairs == [(int(state.members("a")[0]), int(state.members("b")[0]))]

@@ -150,3 +150,12 @@ def test_apply_leaves_the_state_unchanged_when_an_action_is_illegal() -> None:
         with pytest.raises(IllegalActionError):
             apply(state, action)
         assert state.state_hash() == before
+
+
+def test_ow_b3_units_set_up_in_ranks_of_5_facing_the_enemy() -> None:
+    state = battle([unit("a", 7)], [unit("b", 1)])
+    state.active = 0
+    after, _ = play(state, Action("deploy", 0, "a", point=(40.0, 10.0)))
+    ys = sorted(after.pos[after.members("a")][:, 1].tolist())
+    assert ys == pytest.approx([8.75, 8.75, 11.25, 11.25, 11.25, 11.25, 11.25])
+    assert after.facing[after.members("a")] == pytest.approx([3.14159265 / 2] * 7)
