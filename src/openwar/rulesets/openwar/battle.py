@@ -20,6 +20,7 @@ from openwar.engine.space import centroid, unit_gaps
 from openwar.engine.state import GameState, UnitState
 from openwar.rulesets.openwar import fight, orders
 from openwar.rulesets.openwar.board import deployment_points, facing_for, objectives, territory
+from openwar.rulesets.openwar.menu import NO_ROOM, deployment_options
 from openwar.rulesets.openwar.rules import battle_rules
 
 ADVANCE_CHOICES = ("move-shoot", "shoot-move", "move-fight")
@@ -104,29 +105,45 @@ class OpenWarRules:
 
     # -- set-up -----------------------------------------------------------------------------
     def _deploy(self, state: GameState, action: Action, dice: Dice) -> list[Event]:
-        if action.unit is None or action.point is None:
+        if action.unit is None or (action.point is None and action.choice != NO_ROOM):
             raise IllegalActionError("OW-B12", "deploy names a unit and a point")
-        unit = state.unit(action.unit)
+        try:
+            unit = state.unit(action.unit)
+        except KeyError:
+            raise IllegalActionError("OW-B12", f"there is no unit {action.unit!r}") from None
         if unit.side != action.side or unit.flags.get("deployed"):
             raise IllegalActionError("OW-B12", f"{unit.id} is not side {action.side}'s to set up")
-        orders.deploy(state, unit.id, action.point, facing_for(state, unit.side))
-        members = state.members(unit.id)
-        if not territory(state, unit.side).contains_bases(
-            state.pos[members], state.radius[members]
-        ):
-            raise IllegalActionError(
-                "OW-B12", f"{unit.id} must be set up wholly within its territory"
-            )
+        if action.point is None:
+            events = self._no_room(state, unit)
+        else:
+            orders.deploy(state, unit.id, action.point, facing_for(state, unit.side))
+            members = state.members(unit.id)
+            if not territory(state, unit.side).contains_bases(
+                state.pos[members], state.radius[members]
+            ):
+                raise IllegalActionError(
+                    "OW-B12", f"{unit.id} must be set up wholly within its territory"
+                )
+            events = [Event("deployed", {"unit": unit.id, "point": list(action.point)})]
         unit.flags["deployed"] = True
-        events = [Event("deployed", {"unit": unit.id, "point": list(action.point)})]
         waiting = [
             [u for u in state.units if u.side == s and not u.flags.get("deployed")] for s in (0, 1)
         ]
         if waiting[1 - state.active]:
             state.active = 1 - state.active
         elif not waiting[state.active]:
+            if self._wiped_out(state) is not None:
+                return events + self._end_battle(state)
             events += self._start_round(state, dice)
         return events
+
+    def _no_room(self, state: GameState, unit: UnitState) -> list[Event]:
+        """A unit that fits nowhere in its territory takes no part: it counts as destroyed
+        (OW-B12, design decision: the menu offers it only when no candidate point fits)."""
+        if deployment_options(state, unit):
+            raise IllegalActionError("OW-B12", f"{unit.id} still has room in its territory")
+        state.alive[state.members(unit.id)] = False
+        return [Event("no_room", {"unit": unit.id})]
 
     # -- the orders -------------------------------------------------------------------------
     def _advance(self, state: GameState, action: Action, dice: Dice) -> list[Event]:

@@ -17,16 +17,31 @@ from openwar.rulesets.openwar.board import deployment_points, facing_for, object
 from openwar.rulesets.openwar.rules import battle_rules
 from openwar.rulesets.openwar.shooting import can_shoot, shooters
 
+DEPLOYMENT_GRIDS = ((7, 3), (15, 7), (31, 15))  # columns x rows, coarse first
+NO_ROOM = "no room"
+
 
 def deployment_menu(state: GameState) -> list[Action]:
     side = state.active
     waiting = [u for u in state.units if u.side == side and not u.flags.get("deployed")]
     menu = []
     for unit in waiting:
-        for point in deployment_points(state, side):
-            if fits(state, unit, point):
-                menu.append(Action("deploy", side, unit.id, point=point))
+        points = deployment_options(state, unit)
+        menu += [Action("deploy", side, unit.id, point=point) for point in points]
+        if not points:
+            menu.append(Action("deploy", side, unit.id, choice=NO_ROOM))
     return menu
+
+
+def deployment_options(state: GameState, unit: UnitState) -> list[tuple[float, float]]:
+    """Where the unit fits in its territory: a coarse grid of centres, finer grids only when
+    the coarse one has no room left (OW-B12)."""
+    for columns, rows in DEPLOYMENT_GRIDS:
+        points = deployment_points(state, unit.side, columns, rows)
+        found = [point for point in points if fits(state, unit, point)]
+        if found:
+            return found
+    return []
 
 
 def fits(state: GameState, unit: UnitState, point: tuple[float, float]) -> bool:
