@@ -1,0 +1,20 @@
+"""``openwar bench simulate``: battles per second for 1 and 2 workers on the sample armies."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from openwar.sim.plan import check_players
+
+
+def bench_simulate(
+    battles: Annotated[int, typer.Option("-n", "--battles", min=1, help="Timed battles.")] = 12,
+    players: Annotated[str, typer.Option(help="Players of A and B.")] = "simple,simple",
+    seed: Annotated[int, typer.Option(min=0, help="Root seed of the battles.")] = 1,
+) -> None:
+    """Battles per second of `openwar simulate` with 1 and 2 local workers (sample armies)."""
+    from openwar.bench.simulate import run
+
+    run(battles, check_players(players), seed, (1, 2))

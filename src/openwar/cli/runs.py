@@ -1,0 +1,101 @@
+"""``openwar runs``: the simulation runs kept in the results store, read back."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from openwar.sim.report import print_summary
+from openwar.sim.store import RunStore, StoredRun, default_store
+
+runs_app = typer.Typer(no_args_is_help=True, help="Simulation runs kept in the results store.")
+
+StoreOption = Annotated[
+    Path | None, typer.Option(help="Results store (default: $OPENWAR_STORE or user data).")
+]
+RunId = Annotated[int, typer.Argument(min=1, help="Run id (see `openwar runs list`).")]
+
+
+def _open(store: Path | None) -> RunStore:
+    path = store or default_store()
+    if not path.exists():
+        from openwar.errors import OpenWarError
+
+        raise OpenWarError(f"{path}: no results store yet (run `openwar simulate` first)")
+    return RunStore(path)
+
+
+@runs_app.command("list")
+def list_runs(
+    store: StoreOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the runs as JSON.")] = False,
+) -> None:
+    """List the runs: id, date, armies, battles done, status and A's win rate."""
+    with _open(store) as runs:
+        found = runs.runs()
+        path = runs.path
+    if as_json:
+        typer.echo(json.dumps([run.to_json() for run in found], indent=2))
+        return
+    table = Table(title=f"Runs in {path}", title_justify="left")
+    for column in ("id", "created", "A vs B", "players", "battles", "status", "A wins"):
+        table.add_column(column, justify="right" if column in ("id", "battles") else "left")
+    for run in found:
+        table.add_row(
+            str(run.id),
+            run.created[:16].replace("T", " "),
+            f"{run.army_names[0]} vs {run.army_names[1]}",
+            ",".join(run.plan.players),
+            f"{run.done}/{run.plan.battles}",
+            run.status,
+            _win_rate(run),
+        )
+    Console(highlight=False).print(table)
+
+
+@runs_app.command("show")
+def show_run(
+    run_id: RunId,
+    store: StoreOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the run as JSON.")] = False,
+) -> None:
+    """Show a run's inputs and summary."""
+    with _open(store) as runs:
+        run = runs.run(run_id)
+    if as_json:
+        typer.echo(json.dumps(run.to_json(), indent=2))
+        return
+    console = Console(highlight=False)
+    console.print(f"[bold]Run {run.id}[/bold] — {run.status}, created {run.created}")
+    for name, army in zip(run.army_names, run.plan.armies, strict=True):
+        console.print(f"  {name}: {army.path} (sha256 {army.sha256[:16]})")
+    console.print(f"  {run.done}/{run.plan.battles} battles; {run.code_version}")
+    if run.summary is not None:
+        print_summary(console, run.summary)
+    else:
+        console.print(f"Not complete: openwar simulate --resume {run.id}")
+
+
+@runs_app.command("export")
+def export_run(
+    run_id: RunId,
+    csv_file: Annotated[Path, typer.Option("--csv", help="Write one row per battle to FILE.")],
+    store: StoreOption = None,
+) -> None:
+    """Export a run's battles as CSV (battle, seed, winner, victory, scores, casualties...)."""
+    with _open(store) as runs:
+        count = runs.export_csv(run_id, csv_file)
+    Console(stderr=True, highlight=False).print(f"{count} battles written to {csv_file}")
+
+
+def _win_rate(run: StoredRun) -> str:
+    if run.summary is None:
+        return "-"
+    entry = run.summary["outcomes"]["A wins"]
+    low, high = entry["ci95"]
+    return f"{entry['rate']:.1%} ({low:.0%}-{high:.0%})"

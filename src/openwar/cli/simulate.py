@@ -1,0 +1,177 @@
+"""``openwar simulate``: many seeded battles between two armies, summarised with intervals."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from openwar.errors import OpenWarError
+from openwar.sim.executors import Executor, make_executor
+from openwar.sim.plan import ArmyFile, BattleResult, SimulationPlan, check_players, read_battleplan
+from openwar.sim.report import print_summary
+from openwar.sim.run import (
+    FinishedRun,
+    RunInterrupted,
+    code_version,
+    missing,
+    new_run,
+    play_run,
+)
+from openwar.sim.store import RunStore, default_store
+
+ArmyArgument = Annotated[Path | None, typer.Argument(help="Army file of side A (YAML).")]
+
+
+def simulate_command(
+    army_a: ArmyArgument = None,
+    army_b: Annotated[Path | None, typer.Argument(help="Army file of side B (YAML).")] = None,
+    battles: Annotated[
+        int | None, typer.Option("-n", "--battles", min=1, help="Number of battles.")
+    ] = None,
+    players: Annotated[str, typer.Option(help="Players of A and B: random or simple.")] = (
+        "simple,simple"
+    ),
+    battleplan: Annotated[
+        Path | None,
+        typer.Option(help="One battleplan JSON for every battle (default: one per battle)."),
+    ] = None,
+    seed: Annotated[int, typer.Option(min=0, help="Root seed; battle i uses spawn(n)[i].")] = 1,
+    workers: Annotated[
+        int | None, typer.Option(min=1, help="Local processes (default: one per core).")
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(help="Run on Dask: tcp://host:port of a scheduler, or local-dask."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    plot: Annotated[Path | None, typer.Option(help="Chart of the outcomes (.svg or .png).")] = None,
+    store: Annotated[
+        Path | None, typer.Option(help="Results store (default: $OPENWAR_STORE or user data).")
+    ] = None,
+    resume: Annotated[
+        int | None, typer.Option(min=1, help="Finish the interrupted run with this id.")
+    ] = None,
+) -> None:
+    """Play N seeded battles between two armies and report who wins, how often and at what cost.
+
+    Battle i is exactly `openwar battle ARMY_A ARMY_B --seed SEED_i` (SEED_i from
+    SeedSequence(seed).spawn(N)[i]); without --battleplan each battle generates its own
+    battleplan from its seed. Results are the same for any --workers or --scheduler.
+
+    Example: openwar simulate examples/armies/openwar/iron_road_legion.yaml
+    examples/armies/openwar/hearthhold_lodge.yaml -n 100 --plot outcomes.svg
+    """
+    if plot is not None and plot.suffix.lower() not in {".svg", ".png"}:
+        raise typer.BadParameter(f"{plot}: expected a file name ending in .svg or .png")
+    executor = make_executor(workers or os.cpu_count() or 1, scheduler)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    with RunStore(store or default_store()) as runs:
+        if resume is None:
+            plan = _plan(army_a, army_b, battles, players, battleplan, seed)
+        else:
+            plan = _resumable(runs, resume, army_a, battles)
+        try:
+            with executor:  # started before the run is recorded: a bad --scheduler leaves none
+                run_id = resume if resume is not None else new_run(runs, plan)
+                if resume is not None:
+                    err.print(f"Resuming run {run_id} from {runs.path}")
+                finished = _play(runs, run_id, executor, err)
+        except RunInterrupted as stop:
+            err.print(
+                f"Interrupted: {stop.done} of {stop.total} battles of run {stop.run_id} are kept "
+                f"in {runs.path}. Resume with: openwar simulate --resume {stop.run_id}"
+                + (f" --store {store}" if store is not None else "")
+            )
+            raise typer.Exit(130) from None
+        _report(finished, runs.path, plot, as_json, err)
+
+
+def _plan(
+    army_a: Path | None,
+    army_b: Path | None,
+    battles: int | None,
+    players: str,
+    battleplan: Path | None,
+    seed: int,
+) -> SimulationPlan:
+    if army_a is None or army_b is None:
+        raise typer.BadParameter("give two army files (or --resume ID)", param_hint="ARMY_A")
+    if battles is None:
+        raise typer.BadParameter("how many battles? e.g. -n 100", param_hint="'-n'")
+    plan = SimulationPlan(
+        armies=(ArmyFile.read(army_a), ArmyFile.read(army_b)),
+        battleplan=None if battleplan is None else read_battleplan(battleplan),
+        players=check_players(players),
+        seed=seed,
+        battles=battles,
+    )
+    plan.army_lists()  # a bad army file is reported before any worker starts
+    return plan
+
+
+def _resumable(
+    runs: RunStore, run_id: int, army_a: Path | None, battles: int | None
+) -> SimulationPlan:
+    if army_a is not None or battles is not None:
+        raise typer.BadParameter(
+            "a resumed run takes its armies and -n from the store; give only --resume ID",
+            param_hint="'--resume'",
+        )
+    stored = runs.run(run_id)
+    if stored.status == "complete":
+        raise OpenWarError(f"run {run_id} is already complete (openwar runs show {run_id})")
+    if stored.code_version != code_version():
+        Console(stderr=True).print(
+            f"warning: run {run_id} was started with {stored.code_version}; "
+            f"this is {code_version()}, so its results may differ"
+        )
+    return stored.plan
+
+
+def _play(runs: RunStore, run_id: int, executor: Executor, err: Console) -> FinishedRun:
+    stored = runs.run(run_id)
+    total = stored.plan.battles
+    already = total - len(missing(runs, run_id))
+    name = f"{stored.army_names[0]} vs {stored.army_names[1]}"
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=err, transient=False) as progress:
+        task = progress.add_task(name, total=total, completed=already)
+
+        def advance(results: list[BattleResult]) -> None:
+            progress.advance(task, len(results))
+
+        return play_run(runs, run_id, executor, advance)
+
+
+def _report(
+    finished: FinishedRun, path: Path, plot: Path | None, as_json: bool, err: Console
+) -> None:
+    if plot is not None:
+        from openwar.sim.plot import plot_run
+
+        plot_run(finished.summary, finished.results, plot)
+    if as_json:
+        typer.echo(json.dumps(finished.summary, indent=2))
+    else:
+        print_summary(Console(highlight=False), finished.summary)
+    where = f"Run {finished.run_id} stored in {path}: openwar runs show {finished.run_id}"
+    err.print(where + (f"; chart: {plot}" if plot is not None else ""))

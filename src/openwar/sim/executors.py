@@ -1,0 +1,182 @@
+"""Where battles are played: in this process, in a local process pool, or on a Dask cluster.
+
+Every executor takes chunks of ``(index, seed)`` and yields each chunk's results as soon as it
+is finished, in whatever order; the caller sorts by battle index, so results never depend on
+the executor. Pools start their workers with the 'spawn' method (no inherited state, the same
+on every platform) and workers ignore Ctrl-C, which the parent handles alone.
+"""
+
+from __future__ import annotations
+
+import importlib
+import multiprocessing
+import signal
+from collections.abc import Iterator, Sequence
+from types import TracebackType
+from typing import Any, Protocol
+
+from openwar.errors import OpenWarError
+from openwar.sim.plan import BattleResult, SimulationPlan, play_battles
+
+Chunk = Sequence[tuple[int, int]]
+LOCAL_DASK = "local-dask"
+DASK_WORKERS = 2  # a LocalCluster of two single-threaded worker processes
+
+
+class Executor(Protocol):
+    """Plays chunks of battles; ``describe`` says where, for the report."""
+
+    workers: int
+
+    def __enter__(self) -> Executor: ...
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None: ...
+
+    def describe(self) -> str: ...
+
+    def results(self, plan: SimulationPlan, chunks: list[Chunk]) -> Iterator[list[BattleResult]]:
+        """Yield the results of each chunk as it finishes."""
+        ...
+
+
+class InProcess:
+    """Plays the battles one after another in this process (``--workers 1``)."""
+
+    workers = 1
+
+    def __enter__(self) -> InProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def describe(self) -> str:
+        return "in this process"
+
+    def results(self, plan: SimulationPlan, chunks: list[Chunk]) -> Iterator[list[BattleResult]]:
+        for chunk in chunks:
+            yield play_battles(plan, chunk)
+
+
+def _ignore_interrupt() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _play(args: tuple[SimulationPlan, Chunk]) -> list[BattleResult]:
+    return play_battles(*args)
+
+
+class ProcessPool:
+    """A local pool of ``workers`` processes started with 'spawn'."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: Any = None
+
+    def __enter__(self) -> ProcessPool:
+        context = multiprocessing.get_context("spawn")
+        self._pool = context.Pool(self.workers, initializer=_ignore_interrupt)
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if kind is None:
+            self._pool.close()
+        else:  # interrupted or failed: do not wait for battles whose results nobody will keep
+            self._pool.terminate()
+        self._pool.join()
+
+    def describe(self) -> str:
+        return f"a pool of {self.workers} local processes"
+
+    def results(self, plan: SimulationPlan, chunks: list[Chunk]) -> Iterator[list[BattleResult]]:
+        yield from self._pool.imap_unordered(_play, [(plan, chunk) for chunk in chunks])
+
+
+class DaskCluster:
+    """A Dask distributed client: on a new LocalCluster, or on the scheduler at ``address``.
+
+    Workers of a remote cluster need OpenWar installed (the same version, for equal results).
+    """
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+        self.workers = DASK_WORKERS
+        self._client: Any = None
+        self._cluster: Any = None
+
+    def __enter__(self) -> DaskCluster:
+        distributed = _distributed()
+        try:
+            if self.address == LOCAL_DASK:
+                self._cluster = distributed.LocalCluster(
+                    n_workers=DASK_WORKERS,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                )
+                self._client = distributed.Client(self._cluster)
+            else:
+                self._client = distributed.Client(self.address, timeout=10)
+                self.workers = max(1, len(self._client.scheduler_info()["workers"]))
+        except OSError as exc:
+            self.__exit__(None, None, None)
+            raise OpenWarError(f"--scheduler {self.address}: cannot connect ({exc})") from exc
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._client is not None:
+            self._client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+
+    def describe(self) -> str:
+        if self.address == LOCAL_DASK:
+            return f"a Dask LocalCluster of {DASK_WORKERS} worker processes"
+        return f"the Dask cluster at {self.address} ({self.workers} workers)"
+
+    def results(self, plan: SimulationPlan, chunks: list[Chunk]) -> Iterator[list[BattleResult]]:
+        shared = self._client.scatter(plan, broadcast=True)
+        futures = [self._client.submit(play_battles, shared, chunk, pure=False) for chunk in chunks]
+        try:
+            for future in _distributed().as_completed(futures):
+                yield future.result()
+        finally:
+            self._client.cancel(futures)
+
+
+def _distributed() -> Any:
+    """The ``distributed`` module, untyped on purpose: its functions carry no annotations."""
+    try:
+        return importlib.import_module("distributed")
+    except ImportError as exc:  # pragma: no cover - dask is a dependency
+        raise OpenWarError("--scheduler needs dask: pip install 'dask[distributed]'") from exc
+
+
+def make_executor(workers: int, scheduler: str | None) -> Executor:
+    """The executor the options ask for: Dask when a scheduler is given, else by worker count."""
+    if scheduler is not None:
+        if scheduler != LOCAL_DASK and not scheduler.startswith(("tcp://", "tls://")):
+            raise OpenWarError(
+                f"--scheduler {scheduler!r}: expected tcp://host:port or {LOCAL_DASK}"
+            )
+        return DaskCluster(scheduler)
+    if workers <= 1:
+        return InProcess()
+    return ProcessPool(workers)
+
+
+def chunked(items: list[tuple[int, int]], workers: int) -> list[Chunk]:
+    """Split battles into chunks: small enough to keep every worker busy and the progress bar
+    moving, large enough that sending work costs little next to playing it.
+
+    >>> [len(c) for c in chunked([(i, i) for i in range(10)], 2)]
+    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+    >>> len(chunked([(i, i) for i in range(10_000)], 2)[0])
+    10
+    """
+    size = max(1, min(10, len(items) // (max(workers, 1) * 50)))
+    return [items[i : i + size] for i in range(0, len(items), size)]

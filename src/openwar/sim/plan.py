@@ -1,0 +1,229 @@
+"""What a simulation plays, and one battle of it played and measured.
+
+A :class:`SimulationPlan` holds the army files' text (not their paths), so a worker on another
+machine, or a run resumed next week from the store, plays exactly the armies that were given.
+Battle ``i`` is the battle ``openwar battle ARMY_A ARMY_B --seed SEED_i`` would play (with
+``--battleplan FILE`` if the run had one): without a battleplan, each battle generates its own
+from its seed, so a run covers many battlefields and any single battle can be replayed alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from openwar.armies.files import parse_army
+from openwar.armies.model import ArmyList
+from openwar.armies.validate import assess
+from openwar.battles import PLAYERS, BattleSetup, fight_battle
+from openwar.engine.runner import BattleRecord
+from openwar.errors import OpenWarError
+
+SIDES = ("A", "B")
+
+
+@dataclass(frozen=True)
+class ArmyFile:
+    """An army file as read when the run started: where it was, its text and its hash."""
+
+    path: str
+    text: str
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.text.encode()).hexdigest()
+
+    @classmethod
+    def read(cls, path: Path) -> ArmyFile:
+        try:
+            return cls(str(path), path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise OpenWarError(f"{path}: cannot read the army file ({exc})") from exc
+
+
+@dataclass(frozen=True)
+class SimulationPlan:
+    """Everything that decides a run's results: armies, battleplan (or None), players, seed, n."""
+
+    armies: tuple[ArmyFile, ArmyFile]
+    battleplan: dict[str, Any] | None
+    players: tuple[str, str]
+    seed: int
+    battles: int
+
+    def army_lists(self) -> tuple[ArmyList, ArmyList]:
+        """Parse and validate both armies; a bad one raises an error naming its file."""
+        return _army(self.armies[0]), _army(self.armies[1])
+
+    def describe_board(self) -> str:
+        if self.battleplan is None:
+            return "a battleplan generated for each battle from its seed"
+        return f"{_plan_name(self.battleplan)} (the same for every battle)"
+
+
+@dataclass(frozen=True)
+class BattleResult:
+    """How one battle of a run ended, measured per side (index 0 is A, 1 is B).
+
+    ``points_lost`` counts each unit's points in proportion to its miniatures slain or fled.
+    A battle the engine could not finish has ``error`` set and no outcome.
+    """
+
+    index: int
+    seed: int
+    winner: int | None = None
+    victory: str = ""
+    scores: tuple[int, int] = (0, 0)
+    rounds: int = 0
+    reason: str = ""
+    battleplan: str = ""
+    miniatures_lost: tuple[int, int] = (0, 0)
+    points_lost: tuple[float, float] = (0.0, 0.0)
+    units_lost: tuple[int, ...] = ()
+    units_size: tuple[int, ...] = ()
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in data.items()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> BattleResult:
+        return cls(
+            index=int(data["index"]),
+            seed=int(data["seed"]),
+            winner=None if data["winner"] is None else int(data["winner"]),
+            victory=str(data["victory"]),
+            scores=_pair(data["scores"]),
+            rounds=int(data["rounds"]),
+            reason=str(data["reason"]),
+            battleplan=str(data["battleplan"]),
+            miniatures_lost=_pair(data["miniatures_lost"]),
+            points_lost=(float(data["points_lost"][0]), float(data["points_lost"][1])),
+            units_lost=tuple(int(x) for x in data["units_lost"]),
+            units_size=tuple(int(x) for x in data["units_size"]),
+            error=data.get("error"),
+        )
+
+
+def play_battles(plan: SimulationPlan, items: Sequence[tuple[int, int]]) -> list[BattleResult]:
+    """Play battles ``(index, seed)`` of ``plan``; the function a worker runs.
+
+    An engine failure in one battle is recorded in its result (with the seed to replay it) rather
+    than stopping the whole run; the failure is deterministic, so results stay reproducible.
+    """
+    armies = plan.army_lists()
+    board = None if plan.battleplan is None else _board(plan.battleplan)
+    results = []
+    for index, seed in items:
+        try:
+            setup = BattleSetup("openwar", armies, board or _generated(armies, seed), seed)
+            results.append(measure(index, seed, setup, fight_battle(setup, plan.players)))
+        except Exception as exc:  # a bug in one battle must not lose the rest of the run
+            results.append(BattleResult(index, seed, error=f"{type(exc).__name__}: {exc}"))
+    return results
+
+
+def measure(index: int, seed: int, setup: BattleSetup, record: BattleRecord) -> BattleResult:
+    """The figures a simulation keeps from one played battle."""
+    final = record.final
+    count = len(final.units)
+    size = np.bincount(final.unit_of, minlength=count)
+    alive = np.bincount(final.unit_of[final.alive], minlength=count)
+    lost = size - alive
+    minis = [0, 0]
+    points = [0.0, 0.0]
+    for i, unit in enumerate(final.units):
+        minis[unit.side] += int(lost[i])
+        if size[i]:
+            points[unit.side] += unit.points * float(lost[i]) / float(size[i])
+    result = record.outcome
+    return BattleResult(
+        index=index,
+        seed=seed,
+        winner=result.winner,
+        victory=result.victory,
+        scores=(int(result.scores[0]), int(result.scores[1])),
+        rounds=int(result.rounds),
+        reason=result.reason,
+        battleplan=str(setup.board.get("name", "")),
+        miniatures_lost=(minis[0], minis[1]),
+        points_lost=(round(points[0], 6), round(points[1], 6)),
+        units_lost=tuple(int(x) for x in lost),
+        units_size=tuple(int(x) for x in size),
+    )
+
+
+def check_players(text: str) -> tuple[str, str]:
+    """``"simple,random"`` -> ("simple", "random"); one name plays both sides."""
+    names = [p.strip() for p in text.split(",")]
+    if len(names) == 1:
+        names *= 2
+    if len(names) != 2 or any(n not in PLAYERS for n in names):
+        raise OpenWarError(
+            f"--players {text!r}: expected two of {', '.join(PLAYERS)} such as simple,random"
+        )
+    return names[0], names[1]
+
+
+def read_battleplan(path: Path) -> dict[str, Any]:
+    """A battleplan JSON file, checked by turning it into a board once."""
+    try:
+        plan = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise OpenWarError(f"{path}: not a readable battleplan JSON ({exc})") from exc
+    if not isinstance(plan, dict):
+        raise OpenWarError(f"{path}: not a battleplan (expected a JSON object)")
+    try:
+        _board(plan)
+    except OpenWarError as exc:
+        raise OpenWarError(f"{path}: {exc}") from exc
+    return plan
+
+
+def _board(plan: dict[str, Any]) -> dict[str, Any]:
+    from openwar.rulesets.openwar.board import board_from_plan
+
+    try:
+        return board_from_plan(plan)
+    except (KeyError, TypeError, IndexError, ValueError) as exc:
+        if isinstance(exc, OpenWarError):
+            raise
+        raise OpenWarError(f"not a battleplan (missing or bad {exc})") from exc
+
+
+def _generated(armies: tuple[ArmyList, ArmyList], seed: int) -> dict[str, Any]:
+    """The battleplan ``load_setup`` generates for a battle without one (same points rule)."""
+    from openwar.rulesets.openwar.board import generated_board
+
+    limit = max(armies[0].points_limit or 0, armies[1].points_limit or 0) or 1000
+    return generated_board(limit, seed)
+
+
+def _army(file: ArmyFile) -> ArmyList:
+    army = parse_army(file.text, file.path)
+    if army.ruleset != "openwar":
+        raise OpenWarError(f"{file.path}: a {army.ruleset!r} army cannot fight an OpenWar battle")
+    report = assess(army)
+    if not report.valid:
+        first = report.problems[0]
+        more = f" (and {len(report.problems) - 1} more)" if len(report.problems) > 1 else ""
+        raise OpenWarError(f"{file.path}: {first.message}{more}")
+    return army
+
+
+def _plan_name(plan: dict[str, Any]) -> str:
+    try:
+        return f"{plan['map']['name']}: {plan['victory']['name']}"
+    except (KeyError, TypeError):
+        return "the given battleplan"
+
+
+def _pair(values: Sequence[Any]) -> tuple[int, int]:
+    return int(values[0]), int(values[1])

@@ -1,0 +1,87 @@
+"""Charts of a run's outcomes with matplotlib (PNG or SVG, reproducible bytes)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+
+from openwar.errors import OpenWarError
+from openwar.sim.plan import BattleResult
+
+FORMATS = {".png", ".svg"}
+COLOURS = ("#4a6fa5", "#c0504d")
+OUTCOMES = ("A major", "A minor", "draw", "B minor", "B major")
+
+
+def plot_run(summary: dict[str, Any], results: list[BattleResult], path: Path) -> Path:
+    """Four panels: outcomes with their intervals, scores, points lost, rounds played."""
+    if path.suffix.lower() not in FORMATS:
+        raise OpenWarError(f"--plot {path}: expected a file name ending in .png or .svg")
+    played = [r for r in results if r.error is None]
+    plt.rcParams["svg.hashsalt"] = "openwar"
+    fig, axes = plt.subplots(2, 2, figsize=(10, 7), dpi=100)
+    names = [summary["armies"][side]["name"] for side in ("A", "B")]
+    _outcomes(axes[0][0], played)
+    _histograms(axes[0][1], [[r.scores[i] for r in played] for i in (0, 1)], names, "score")
+    _histograms(
+        axes[1][0], [[r.points_lost[i] for r in played] for i in (0, 1)], names, "points lost"
+    )
+    _rounds(axes[1][1], played)
+    fig.suptitle(f"{names[0]} (A) vs {names[1]} (B): {len(played)} battles")
+    fig.tight_layout()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        metadata = {"Date": None} if path.suffix.lower() == ".svg" else {"Software": None}
+        fig.savefig(path, metadata=metadata)
+    except OSError as exc:
+        raise OpenWarError(f"--plot {path}: cannot write ({exc})") from exc
+    finally:
+        plt.close(fig)
+    return path
+
+
+def _outcomes(ax: Any, played: list[BattleResult]) -> None:
+    counts = Counter(
+        "draw" if r.winner is None else f"{'AB'[r.winner]} {r.victory}" for r in played
+    )
+    n = max(len(played), 1)
+    colours = [COLOURS[0], COLOURS[0], "#888888", COLOURS[1], COLOURS[1]]
+    shares = [counts[k] / n for k in OUTCOMES]
+    ax.bar(OUTCOMES, shares, color=colours)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("share of battles")
+    ax.set_title("Outcomes")
+
+
+def _histograms(ax: Any, values: list[list[float]], names: list[str], what: str) -> None:
+    everything = values[0] + values[1]
+    if everything:
+        low, high = min(everything), max(everything)
+        bins = 20 if high > low else 1
+        for side, (series, name) in enumerate(zip(values, names, strict=True)):
+            ax.hist(
+                series,
+                bins=bins,
+                range=(low, high + 1e-9),
+                alpha=0.6,
+                color=COLOURS[side],
+                label=f"{'AB'[side]}: {name}",
+            )
+        ax.legend(fontsize=8)
+    ax.set_xlabel(what)
+    ax.set_ylabel("battles")
+    ax.set_title(f"Distribution of {what}")
+
+
+def _rounds(ax: Any, played: list[BattleResult]) -> None:
+    counts = sorted(Counter(r.rounds for r in played).items())
+    ax.bar([str(k) for k, _ in counts], [v for _, v in counts], color="#2e7d32")
+    ax.set_xlabel("rounds played")
+    ax.set_ylabel("battles")
+    ax.set_title("Length of the battles")

@@ -1,0 +1,104 @@
+"""A run's summary as Rich tables: who wins how often (with intervals), and at what cost."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+SIDES = ("A", "B")
+
+
+def print_summary(console: Console, summary: dict[str, Any]) -> None:
+    """Print the summary made by :func:`openwar.sim.summary.summarise`."""
+    armies = summary["armies"]
+    players = summary["players"]
+    for side in SIDES:
+        army = armies[side]
+        console.print(
+            f"{side}: [bold]{army['name']}[/bold] ({army['points']} pts, {players[side]})"
+        )
+    console.print(
+        f"{summary['played']} battles, seed {summary['seed']}, on {summary['battleplan']}"
+    )
+    console.print(_outcomes(summary))
+    console.print(_sides(summary))
+    if summary["units"]:
+        console.print(_units(summary))
+    rounds = summary["rounds"]
+    if rounds.get("counts"):
+        counts = ", ".join(f"{k}: {v}" for k, v in rounds["counts"].items())
+        console.print(f"Rounds played: mean {rounds['mean']:.2f} ({counts})")
+    if summary["failed"]:
+        first = summary["failures"][0]
+        console.print(
+            f"[red]{summary['failed']} battles failed[/red] and are left out; first: battle "
+            f"{first['battle']} (openwar battle ... --seed {first['seed']}): {first['error']}",
+            markup=True,
+            highlight=False,
+        )
+
+
+def _outcomes(summary: dict[str, Any]) -> Table:
+    table = Table(title="Outcomes (95% Wilson intervals)", title_justify="left")
+    for column in ("result", "battles", "rate", "95% interval", "major", "minor"):
+        table.add_column(column, justify="left" if column == "result" else "right")
+    victories = summary["victories"]
+    for key, side in (("A wins", "A"), ("draws", None), ("B wins", "B")):
+        entry = summary["outcomes"][key]
+        low, high = entry["ci95"]
+        major = minor = ""
+        if side is not None:
+            major = str(victories[side]["major"]["count"])
+            minor = str(victories[side]["minor"]["count"])
+        name = key if side is None else f"{key} ({summary['armies'][side]['name']})"
+        table.add_row(
+            name,
+            str(entry["count"]),
+            f"{entry['rate']:.1%}",
+            f"{low:.1%} - {high:.1%}",
+            major,
+            minor,
+        )
+    return table
+
+
+def _sides(summary: dict[str, Any]) -> Table:
+    table = Table(title="Per side: mean (10th - 90th percentile)", title_justify="left")
+    table.add_column("side")
+    for column in ("score", "miniatures lost", "points lost", "destroyed/pt"):
+        table.add_column(column, justify="right")
+    table.caption = "destroyed/pt: enemy points slain or fled per point of one's own army"
+    for side in SIDES:
+        casualties = summary["casualties"][side]
+        table.add_row(
+            side,
+            _spread(summary["scores"][side]),
+            _spread(casualties["miniatures_lost"]),
+            _spread(casualties["points_lost"]),
+            _spread(summary["points_destroyed_per_point"][side], digits=2),
+        )
+    return table
+
+
+def _units(summary: dict[str, Any]) -> Table:
+    table = Table(title="Units", title_justify="left")
+    for column in ("side", "unit", "pts", "minis", "lost (mean share)", "wiped out"):
+        table.add_column(column, justify="left" if column == "unit" else "right")
+    for unit in summary["units"]:
+        table.add_row(
+            unit["side"],
+            unit["unit"],
+            str(unit["points"]),
+            str(unit["miniatures"]),
+            f"{unit['share_lost']:.0%}",
+            f"{unit['destroyed']['rate']:.0%}",
+        )
+    return table
+
+
+def _spread(stats: dict[str, float], digits: int = 1) -> str:
+    if not stats:
+        return "-"
+    return f"{stats['mean']:.{digits}f} ({stats['p10']:.{digits}f} - {stats['p90']:.{digits}f})"

@@ -1,0 +1,89 @@
+"""Running a simulation: record its inputs, play the battles still missing, keep each one as it
+finishes, and summarise. A run interrupted with Ctrl-C can be resumed with the same results."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from openwar import __version__
+from openwar.errors import OpenWarError
+from openwar.sim.executors import Executor, chunked
+from openwar.sim.plan import BattleResult, SimulationPlan
+from openwar.sim.seeds import battle_seeds
+from openwar.sim.store import RunStore
+from openwar.sim.summary import SideInfo, summarise
+
+OnResults = Callable[[list[BattleResult]], None]
+
+
+class RunInterrupted(OpenWarError):
+    """Ctrl-C stopped a run; the battles already finished are in the store."""
+
+    def __init__(self, run_id: int, done: int, total: int) -> None:
+        super().__init__(f"run {run_id} interrupted with {done} of {total} battles finished")
+        self.run_id = run_id
+        self.done = done
+        self.total = total
+
+
+@dataclass(frozen=True)
+class FinishedRun:
+    """A complete run: its id, its battles by index and its summary."""
+
+    run_id: int
+    results: list[BattleResult]
+    summary: dict[str, Any]
+
+
+def code_version() -> str:
+    """Engine and OpenWar rules versions: a run resumed under others may not be identical."""
+    from openwar.engine.game import rules_for
+
+    return f"openwar {__version__}; rules openwar {rules_for('openwar').version}"
+
+
+def new_run(store: RunStore, plan: SimulationPlan) -> int:
+    """Check the armies and record a new run's inputs; returns its id."""
+    armies = plan.army_lists()
+    return store.create(plan, (armies[0].name, armies[1].name), code_version())
+
+
+def missing(store: RunStore, run_id: int) -> list[tuple[int, int]]:
+    """The ``(index, seed)`` of the battles of a run not yet in the store."""
+    plan = store.run(run_id).plan
+    done = {r.index for r in store.results(run_id)}
+    seeds = battle_seeds(plan.seed, plan.battles)
+    return [(i, seed) for i, seed in enumerate(seeds) if i not in done]
+
+
+def play_run(
+    store: RunStore, run_id: int, executor: Executor, on_results: OnResults | None = None
+) -> FinishedRun:
+    """Play the missing battles of run ``run_id`` on ``executor`` (already entered: started)
+    and summarise the run.
+
+    Each chunk of results is committed as it arrives and then passed to ``on_results`` (the
+    progress bar). Ctrl-C marks the run interrupted and raises :class:`RunInterrupted`.
+    """
+    plan = store.run(run_id).plan
+    armies = plan.army_lists()
+    todo = missing(store, run_id)
+    store.set_status(run_id, "running")
+    try:
+        for results in executor.results(plan, chunked(todo, executor.workers)):
+            store.add(run_id, results)
+            if on_results is not None:
+                on_results(results)
+    except KeyboardInterrupt:
+        store.set_status(run_id, "interrupted")
+        done = plan.battles - len(missing(store, run_id))
+        raise RunInterrupted(run_id, done, plan.battles) from None
+    except BaseException:
+        store.set_status(run_id, "interrupted")  # e.g. a lost cluster: resumable all the same
+        raise
+    results = store.results(run_id)
+    summary = summarise(plan, (SideInfo.of(armies[0]), SideInfo.of(armies[1])), results)
+    store.finish(run_id, summary)
+    return FinishedRun(run_id, results, summary)

@@ -1,0 +1,336 @@
+"""The results store: every simulation run in one SQLite file.
+
+A run keeps its inputs (both army files' text and sha256, the battleplan, players, seed, number
+of battles, code version), one row per finished battle (committed as each finishes, so an
+interrupted run loses nothing it has played) and, once complete, its summary.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from openwar.errors import OpenWarError
+from openwar.sim.plan import ArmyFile, BattleResult, SimulationPlan
+
+ENV_STORE = "OPENWAR_STORE"
+STORE_FILE = "runs.sqlite3"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    created TEXT NOT NULL,
+    finished TEXT,
+    status TEXT NOT NULL,
+    battles INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    players TEXT NOT NULL,
+    battleplan TEXT,
+    army_a_path TEXT NOT NULL, army_a_text TEXT NOT NULL, army_a_sha256 TEXT NOT NULL,
+    army_b_path TEXT NOT NULL, army_b_text TEXT NOT NULL, army_b_sha256 TEXT NOT NULL,
+    army_a_name TEXT NOT NULL, army_b_name TEXT NOT NULL,
+    code_version TEXT NOT NULL,
+    summary TEXT
+);
+CREATE TABLE IF NOT EXISTS battles (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    winner INTEGER,
+    victory TEXT NOT NULL,
+    score_a INTEGER NOT NULL, score_b INTEGER NOT NULL,
+    rounds INTEGER NOT NULL,
+    reason TEXT NOT NULL,
+    battleplan TEXT NOT NULL,
+    miniatures_lost_a INTEGER NOT NULL, miniatures_lost_b INTEGER NOT NULL,
+    points_lost_a REAL NOT NULL, points_lost_b REAL NOT NULL,
+    units_lost TEXT NOT NULL,
+    units_size TEXT NOT NULL,
+    error TEXT,
+    PRIMARY KEY (run_id, idx)
+);
+"""
+
+BATTLE_COLUMNS = (
+    "idx",
+    "seed",
+    "winner",
+    "victory",
+    "score_a",
+    "score_b",
+    "rounds",
+    "reason",
+    "battleplan",
+    "miniatures_lost_a",
+    "miniatures_lost_b",
+    "points_lost_a",
+    "points_lost_b",
+    "units_lost",
+    "units_size",
+    "error",
+)
+
+
+def default_store() -> Path:
+    """``$OPENWAR_STORE``, else ``runs.sqlite3`` in the user's data directory."""
+    if os.environ.get(ENV_STORE):
+        return Path(os.environ[ENV_STORE])
+    from platformdirs import user_data_path
+
+    return user_data_path("openwar", appauthor=False) / STORE_FILE
+
+
+@dataclass(frozen=True)
+class StoredRun:
+    """A run as recorded: its inputs, state and (when complete) summary."""
+
+    id: int
+    created: str
+    finished: str | None
+    status: str
+    plan: SimulationPlan
+    army_names: tuple[str, str]
+    code_version: str
+    summary: dict[str, Any] | None
+    done: int
+
+    def to_json(self) -> dict[str, Any]:
+        plan = self.plan
+        return {
+            "id": self.id,
+            "created": self.created,
+            "finished": self.finished,
+            "status": self.status,
+            "battles": plan.battles,
+            "done": self.done,
+            "seed": plan.seed,
+            "players": list(plan.players),
+            "armies": [
+                {"name": name, "path": army.path, "sha256": army.sha256}
+                for name, army in zip(self.army_names, plan.armies, strict=True)
+            ],
+            "battleplan": plan.describe_board(),
+            "code_version": self.code_version,
+            "summary": self.summary,
+        }
+
+
+class RunStore:
+    """The SQLite file of runs; opening creates it (and its folder) if needed."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(path, timeout=30)
+            self._db.executescript(SCHEMA)
+        except (OSError, sqlite3.Error) as exc:
+            raise OpenWarError(f"--store {path}: cannot open the results store ({exc})") from exc
+        self._db.execute("PRAGMA foreign_keys = ON")
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> RunStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- writing ---------------------------------------------------------------------------
+    def create(self, plan: SimulationPlan, names: tuple[str, str], code_version: str) -> int:
+        """Record a new run's inputs; returns its id."""
+        a, b = plan.armies
+        with self._db:
+            cursor = self._db.execute(
+                "INSERT INTO runs (created, status, battles, seed, players, battleplan,"
+                " army_a_path, army_a_text, army_a_sha256, army_b_path, army_b_text,"
+                " army_b_sha256, army_a_name, army_b_name, code_version)"
+                " VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    _now(),
+                    plan.battles,
+                    plan.seed,
+                    json.dumps(list(plan.players)),
+                    None if plan.battleplan is None else json.dumps(plan.battleplan),
+                    a.path,
+                    a.text,
+                    a.sha256,
+                    b.path,
+                    b.text,
+                    b.sha256,
+                    names[0],
+                    names[1],
+                    code_version,
+                ),
+            )
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    def add(self, run_id: int, results: Iterable[BattleResult]) -> None:
+        """Record finished battles and commit at once (a later Ctrl-C keeps them)."""
+        rows = [(run_id, *_battle_row(r)) for r in results]
+        marks = ", ".join("?" * (len(BATTLE_COLUMNS) + 1))
+        with self._db:
+            self._db.executemany(
+                f"INSERT OR REPLACE INTO battles (run_id, {', '.join(BATTLE_COLUMNS)})"
+                f" VALUES ({marks})",
+                rows,
+            )
+
+    def set_status(self, run_id: int, status: str) -> None:
+        with self._db:
+            self._db.execute("UPDATE runs SET status = ? WHERE id = ?", (status, run_id))
+
+    def finish(self, run_id: int, summary: dict[str, Any]) -> None:
+        with self._db:
+            self._db.execute(
+                "UPDATE runs SET status = 'complete', finished = ?, summary = ? WHERE id = ?",
+                (_now(), json.dumps(summary), run_id),
+            )
+
+    # -- reading ---------------------------------------------------------------------------
+    def run(self, run_id: int) -> StoredRun:
+        row = self._db.execute(
+            "SELECT id, created, finished, status, battles, seed, players, battleplan,"
+            " army_a_path, army_a_text, army_b_path, army_b_text, army_a_name, army_b_name,"
+            " code_version, summary,"
+            " (SELECT COUNT(*) FROM battles WHERE run_id = runs.id)"
+            " FROM runs WHERE id = ?",
+            (run_id,),
+        ).fetchone()
+        if row is None:
+            raise OpenWarError(f"run {run_id}: no such run in {self.path}")
+        return _stored(row)
+
+    def runs(self) -> list[StoredRun]:
+        ids = [row[0] for row in self._db.execute("SELECT id FROM runs ORDER BY id")]
+        return [self.run(i) for i in ids]
+
+    def results(self, run_id: int) -> list[BattleResult]:
+        """The finished battles of a run, by battle index."""
+        rows = self._db.execute(
+            f"SELECT {', '.join(BATTLE_COLUMNS)} FROM battles WHERE run_id = ? ORDER BY idx",
+            (run_id,),
+        )
+        return [_battle(row) for row in rows]
+
+    def export_csv(self, run_id: int, path: Path) -> int:
+        """Write a run's battles as CSV, one row per battle; returns the number of rows."""
+        self.run(run_id)
+        results = self.results(run_id)
+        try:
+            with path.open("w", newline="", encoding="utf-8") as handle:
+                writer = csv.writer(handle, lineterminator="\n")
+                writer.writerow(CSV_HEADER)
+                writer.writerows(_csv_row(r) for r in results)
+        except OSError as exc:
+            raise OpenWarError(f"--csv {path}: cannot write ({exc})") from exc
+        return len(results)
+
+
+CSV_HEADER = (
+    "battle",
+    "seed",
+    "winner",
+    "victory",
+    "score_a",
+    "score_b",
+    "rounds",
+    "reason",
+    "battleplan",
+    "miniatures_lost_a",
+    "miniatures_lost_b",
+    "points_lost_a",
+    "points_lost_b",
+    "error",
+)
+
+
+def _csv_row(r: BattleResult) -> tuple[Any, ...]:
+    winner = "" if r.winner is None or r.error else "AB"[r.winner]
+    return (
+        r.index,
+        r.seed,
+        winner,
+        r.victory,
+        *r.scores,
+        r.rounds,
+        r.reason,
+        r.battleplan,
+        *r.miniatures_lost,
+        *r.points_lost,
+        r.error or "",
+    )
+
+
+def _battle_row(r: BattleResult) -> tuple[Any, ...]:
+    return (
+        r.index,
+        r.seed,
+        r.winner,
+        r.victory,
+        *r.scores,
+        r.rounds,
+        r.reason,
+        r.battleplan,
+        *r.miniatures_lost,
+        *r.points_lost,
+        json.dumps(list(r.units_lost)),
+        json.dumps(list(r.units_size)),
+        r.error,
+    )
+
+
+def _battle(row: tuple[Any, ...]) -> BattleResult:
+    (index, seed, winner, victory, sa, sb, rounds, reason, plan, ma, mb, pa, pb, ul, us, err) = row
+    return BattleResult(
+        index=index,
+        seed=seed,
+        winner=winner,
+        victory=victory,
+        scores=(sa, sb),
+        rounds=rounds,
+        reason=reason,
+        battleplan=plan,
+        miniatures_lost=(ma, mb),
+        points_lost=(pa, pb),
+        units_lost=tuple(json.loads(ul)),
+        units_size=tuple(json.loads(us)),
+        error=err,
+    )
+
+
+def _stored(row: tuple[Any, ...]) -> StoredRun:
+    (rid, created, finished, status, battles, seed, players, battleplan) = row[:8]
+    (a_path, a_text, b_path, b_text, a_name, b_name, version, summary, done) = row[8:]
+    names = json.loads(players)
+    plan = SimulationPlan(
+        armies=(ArmyFile(a_path, a_text), ArmyFile(b_path, b_text)),
+        battleplan=None if battleplan is None else json.loads(battleplan),
+        players=(names[0], names[1]),
+        seed=seed,
+        battles=battles,
+    )
+    return StoredRun(
+        id=rid,
+        created=created,
+        finished=finished,
+        status=status,
+        plan=plan,
+        army_names=(a_name, b_name),
+        code_version=version,
+        summary=None if summary is None else json.loads(summary),
+        done=done,
+    )
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")

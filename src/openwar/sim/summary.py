@@ -1,0 +1,137 @@
+"""The summary of a run: rates with Wilson intervals, victories, scores, casualties, rounds.
+
+It is computed from the battles sorted by index and holds nothing about how or where they were
+played (no timings, no worker count, no run id), so its JSON is byte-identical for any executor.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from openwar.armies.model import ArmyList
+from openwar.armies.validate import assess
+from openwar.sim.plan import SIDES, BattleResult, SimulationPlan
+from openwar.sim.stats import describe, rate
+
+SUMMARY_FORMAT = "openwar-simulation/1"
+FAILURES_LISTED = 10
+
+
+@dataclass(frozen=True)
+class SideInfo:
+    """What the summary needs to know of an army: its name, points and units."""
+
+    name: str
+    points: int
+    units: tuple[tuple[str, int], ...]  # (name, points) in army-file order
+
+    @classmethod
+    def of(cls, army: ArmyList) -> SideInfo:
+        costs = {cost.unit: cost.total for cost in assess(army).cost.units}
+        units = tuple((u.name, costs.get(u.name, 0)) for u in army.units)
+        return cls(army.name, sum(points for _, points in units), units)
+
+
+def summarise(
+    plan: SimulationPlan, sides: tuple[SideInfo, SideInfo], results: list[BattleResult]
+) -> dict[str, Any]:
+    """The JSON summary of a run from its battles (in any order: they are sorted here)."""
+    ordered = sorted(results, key=lambda r: r.index)
+    played = [r for r in ordered if r.error is None]
+    n = len(played)
+    wins = Counter(r.winner for r in played)
+    return {
+        "format": SUMMARY_FORMAT,
+        "armies": {
+            side: {"name": s.name, "points": s.points} for side, s in zip(SIDES, sides, strict=True)
+        },
+        "players": {side: player for side, player in zip(SIDES, plan.players, strict=True)},
+        "seed": plan.seed,
+        "battleplan": plan.describe_board(),
+        "battles": plan.battles,
+        "played": n,
+        "failed": len(ordered) - n,
+        "outcomes": {
+            "A wins": rate(wins[0], n),
+            "draws": rate(wins[None], n),
+            "B wins": rate(wins[1], n),
+        },
+        "victories": _victories(played),
+        "scores": {
+            "A": describe([r.scores[0] for r in played]),
+            "B": describe([r.scores[1] for r in played]),
+            "A - B": describe([r.scores[0] - r.scores[1] for r in played]),
+        },
+        "casualties": _casualties(played),
+        "points_destroyed_per_point": _efficiency(played, sides),
+        "rounds": {
+            **describe([r.rounds for r in played]),
+            "counts": {str(k): v for k, v in sorted(Counter(r.rounds for r in played).items())},
+        },
+        "units": _units(played, sides),
+        "failures": [
+            {"battle": r.index, "seed": r.seed, "error": r.error}
+            for r in ordered
+            if r.error is not None
+        ][:FAILURES_LISTED],
+    }
+
+
+def _victories(played: list[BattleResult]) -> dict[str, dict[str, Any]]:
+    n = len(played)
+    counts = Counter((r.winner, r.victory) for r in played)
+    return {
+        side: {kind: rate(counts[(i, kind)], n) for kind in ("major", "minor")}
+        for i, side in enumerate(SIDES)
+    }
+
+
+def _casualties(played: list[BattleResult]) -> dict[str, dict[str, Any]]:
+    return {
+        side: {
+            "miniatures_lost": describe([r.miniatures_lost[i] for r in played]),
+            "points_lost": describe([r.points_lost[i] for r in played]),
+        }
+        for i, side in enumerate(SIDES)
+    }
+
+
+def _efficiency(
+    played: list[BattleResult], sides: tuple[SideInfo, SideInfo]
+) -> dict[str, dict[str, float]]:
+    """Enemy points destroyed (slain or fled) per point of one's own army, per battle."""
+    result = {}
+    for i, side in enumerate(SIDES):
+        spent = sides[i].points or 1
+        result[side] = describe([r.points_lost[1 - i] / spent for r in played])
+    return result
+
+
+def _units(played: list[BattleResult], sides: tuple[SideInfo, SideInfo]) -> list[dict[str, Any]]:
+    """Per unit: points, miniatures, mean share of miniatures lost, how often wiped out."""
+    named = [
+        (side, name, points)
+        for side, s in zip(SIDES, sides, strict=True)
+        for name, points in s.units
+    ]
+    if not played or any(len(r.units_lost) != len(named) for r in played):
+        return []
+    size = played[0].units_size
+    n = len(played)
+    rows = []
+    for k, (side, name, points) in enumerate(named):
+        lost = [r.units_lost[k] / size[k] if size[k] else 0.0 for r in played]
+        wiped = sum(1 for r in played if size[k] and r.units_lost[k] == size[k])
+        rows.append(
+            {
+                "side": side,
+                "unit": name,
+                "points": points,
+                "miniatures": size[k],
+                "share_lost": describe(lost)["mean"],
+                "destroyed": rate(wiped, n),
+            }
+        )
+    return rows

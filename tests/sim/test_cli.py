@@ -1,0 +1,138 @@
+"""`openwar simulate` and `openwar runs`: JSON identical for any workers, resume, plots, CSV,
+and one-line errors with exit code 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from openwar.cli.app import main
+from openwar.sim.store import RunStore
+
+from .conftest import ARMY_A, ARMY_B
+
+ARMIES = (str(ARMY_A), str(ARMY_B))
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def simulate_json(capsys: pytest.CaptureFixture[str], *extra: str) -> str:
+    code, out, err = run(capsys, "simulate", *ARMIES, "-n", "3", "--players", "random", *extra)
+    assert code == 0, err
+    return out
+
+
+def test_json_summary_is_byte_identical_for_one_and_two_workers(
+    capsys: pytest.CaptureFixture[str], store_path: Path
+) -> None:
+    alone = simulate_json(capsys, "--workers", "1", "--json")
+    pooled = simulate_json(capsys, "--workers", "2", "--json")
+    assert alone == pooled
+    data: dict[str, Any] = json.loads(alone)
+    assert data["played"] == 3 and data["failed"] == 0
+    outcomes = data["outcomes"]
+    assert sum(o["count"] for o in outcomes.values()) == 3
+    for entry in outcomes.values():
+        low, high = entry["ci95"]
+        assert 0 <= low <= entry["rate"] <= high <= 1
+    assert set(data["casualties"]["A"]) == {"miniatures_lost", "points_lost"}
+    assert data["battleplan"] == "a battleplan generated for each battle from its seed"
+
+
+def test_report_plot_and_runs_list_show_export(
+    capsys: pytest.CaptureFixture[str],
+    store_path: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("COLUMNS", "160")
+    code, out, err = run(
+        capsys, "simulate", *ARMIES, "-n", "2", "--workers", "1", "--plot", str(tmp_path / "o.svg")
+    )
+    assert code == 0, err
+    assert "Wilson" in out and "A wins (Small Legion)" in out
+    assert "Run 1 stored in" in err and "openwar runs show 1" in err
+    svg = (tmp_path / "o.svg").read_text()
+    assert svg.startswith("<?xml") and "Outcomes" in svg
+    code, out, _ = run(capsys, "runs", "list")
+    assert code == 0 and "Small Legion" in out and "complete" in out
+    code, out, _ = run(capsys, "runs", "show", "1", "--json")
+    assert json.loads(out)["summary"]["played"] == 2
+    code, _, err = run(capsys, "runs", "export", "1", "--csv", str(tmp_path / "r.csv"))
+    assert code == 0 and "2 battles written" in err
+    assert len((tmp_path / "r.csv").read_text().splitlines()) == 3
+
+
+def test_resume_completes_an_interrupted_run_with_identical_summary(
+    capsys: pytest.CaptureFixture[str], store_path: Path
+) -> None:
+    whole = simulate_json(capsys, "--workers", "1", "--json")
+    with RunStore(store_path) as store:  # an interrupted copy: the same inputs, one battle kept
+        plan = store.run(1).plan
+        run_id = store.create(plan, ("Small Legion", "Small Lodge"), store.run(1).code_version)
+        store.add(run_id, store.results(1)[1:2])
+        store.set_status(run_id, "interrupted")
+    code, out, err = run(capsys, "simulate", "--resume", str(run_id), "--json", "--workers", "1")
+    assert code == 0, err
+    assert out == whole
+    code, _, err = run(capsys, "simulate", "--resume", str(run_id))
+    assert code == 2 and "already complete" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["-n", "2", "--players", "chess"], "--players 'chess'"),
+        (["-n", "0"], "'-n'"),
+        (["--workers", "0", "-n", "2"], "--workers"),
+        (["-n", "2", "--scheduler", "http://x"], "expected tcp://host:port or local-dask"),
+        (["-n", "2", "--plot", "x.pdf"], "x.pdf"),
+        (["-n", "2", "--battleplan", "missing.json"], "missing.json"),
+        ([], "how many battles"),
+    ],
+)
+def test_bad_options_give_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], store_path: Path, argv: list[str], message: str
+) -> None:
+    code, _, err = run(capsys, "simulate", *ARMIES, *argv)
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1, err
+    assert message in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "missing.yaml", str(ARMY_B), "-n", "2"],
+        ["simulate", "--resume", "9"],
+        ["simulate", *ARMIES, "--resume", "1"],
+        ["simulate", "-n", "2"],
+        ["runs", "show", "9"],
+        ["runs", "export", "9", "--csv", "out.csv"],
+    ],
+)
+def test_bad_inputs_give_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], store_path: Path, argv: list[str]
+) -> None:
+    RunStore(store_path).close()
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1, err
+    assert "Traceback" not in err
+
+
+def test_bad_army_file_is_named(
+    capsys: pytest.CaptureFixture[str], store_path: Path, tmp_path: Path
+) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("ruleset: openwar\nname: Bad\nunits:\n  - {name: X, type: Dragons}\n")
+    code, _, err = run(capsys, "simulate", str(bad), str(ARMY_B), "-n", "2")
+    assert code == 2 and str(bad) in err
+    assert len(err.strip().splitlines()) == 1, err

@@ -1,0 +1,54 @@
+"""Results are the same in this process, in a pool of two processes and on a Dask LocalCluster."""
+
+from __future__ import annotations
+
+from openwar.sim.executors import (
+    DaskCluster,
+    InProcess,
+    ProcessPool,
+    chunked,
+    make_executor,
+)
+from openwar.sim.plan import BattleResult, SimulationPlan
+from openwar.sim.seeds import battle_seeds
+
+from .conftest import small_plan
+
+
+def play(
+    executor: InProcess | ProcessPool | DaskCluster, plan: SimulationPlan
+) -> list[BattleResult]:
+    items = list(enumerate(battle_seeds(plan.seed, plan.battles)))
+    with executor:
+        chunks = list(executor.results(plan, chunked(items, executor.workers)))
+    assert len(chunks) == plan.battles  # chunks of one battle: results arrive one by one
+    return sorted((r for chunk in chunks for r in chunk), key=lambda r: r.index)
+
+
+def test_same_results_for_one_and_two_workers() -> None:
+    plan = small_plan(battles=4)
+    alone = play(InProcess(), plan)
+    pooled = play(ProcessPool(2), plan)
+    assert pooled == alone
+    assert [r.index for r in alone] == [0, 1, 2, 3]
+    assert all(r.error is None for r in alone)
+
+
+def test_dask_local_cluster_of_two_processes_equals_process_pool() -> None:
+    plan = small_plan(battles=4)
+    cluster = DaskCluster("local-dask")
+    with cluster:
+        info = cluster._client.scheduler_info()
+        assert len(info["workers"]) == 2
+        assert all(w["nthreads"] == 1 for w in info["workers"].values())
+        items = list(enumerate(battle_seeds(plan.seed, plan.battles)))
+        on_dask = [r for chunk in cluster.results(plan, chunked(items, 2)) for r in chunk]
+    pooled = play(ProcessPool(2), plan)
+    assert sorted(on_dask, key=lambda r: r.index) == pooled
+
+
+def test_executor_is_chosen_by_options() -> None:
+    assert isinstance(make_executor(1, None), InProcess)
+    assert isinstance(make_executor(3, None), ProcessPool)
+    assert isinstance(make_executor(1, "local-dask"), DaskCluster)
+    assert isinstance(make_executor(1, "tcp://127.0.0.1:8786"), DaskCluster)

@@ -1,0 +1,84 @@
+"""The SQLite results store: inputs and battles round-trip, CSV export, resume after Ctrl-C."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from openwar.sim.executors import InProcess
+from openwar.sim.plan import BattleResult, SimulationPlan
+from openwar.sim.run import OnResults, RunInterrupted, code_version, missing, new_run, play_run
+from openwar.sim.store import RunStore, default_store
+
+from .conftest import ARMY_A, small_plan
+
+
+def interrupt_after(count: int) -> OnResults:
+    seen: list[BattleResult] = []
+
+    def hook(results: list[BattleResult]) -> None:
+        seen.extend(results)
+        if len(seen) >= count:
+            raise KeyboardInterrupt
+
+    return hook
+
+
+def test_store_round_trips_inputs_battles_and_summary(store_path: Path) -> None:
+    plan = small_plan(battles=3, players=("simple", "random"))
+    with RunStore(store_path) as store:
+        run_id = new_run(store, plan)
+        finished = play_run(store, run_id, InProcess())
+    with RunStore(store_path) as store:
+        run = store.run(run_id)
+        assert run.plan == plan
+        assert run.status == "complete" and run.done == 3
+        assert run.army_names == ("Small Legion", "Small Lodge")
+        assert run.code_version == code_version()
+        assert run.plan.armies[0].sha256 == hashlib.sha256(ARMY_A.read_bytes()).hexdigest()
+        assert run.summary == finished.summary
+        assert store.results(run_id) == finished.results
+        assert [r.id for r in store.runs()] == [run_id]
+    assert finished.summary["played"] == 3
+
+
+def test_export_csv_has_one_row_per_battle(store_path: Path, tmp_path: Path) -> None:
+    with RunStore(store_path) as store:
+        run_id = new_run(store, small_plan(battles=2))
+        finished = play_run(store, run_id, InProcess())
+        assert store.export_csv(run_id, tmp_path / "run.csv") == 2
+    rows = list(csv.DictReader((tmp_path / "run.csv").open()))
+    assert [int(r["battle"]) for r in rows] == [0, 1]
+    for row, result in zip(rows, finished.results, strict=True):
+        assert int(row["seed"]) == result.seed
+        assert row["winner"] == ("" if result.winner is None else "AB"[result.winner])
+        assert (int(row["score_a"]), int(row["score_b"])) == result.scores
+        assert float(row["points_lost_b"]) == result.points_lost[1]
+
+
+def test_interrupted_run_keeps_finished_battles_and_resumes_identically(
+    store_path: Path,
+) -> None:
+    plan: SimulationPlan = small_plan(battles=4)
+    with RunStore(store_path) as store:
+        whole = play_run(store, new_run(store, plan), InProcess())
+        run_id = new_run(store, plan)
+        with pytest.raises(RunInterrupted) as stop:
+            play_run(store, run_id, InProcess(), interrupt_after(2))
+        assert (stop.value.done, stop.value.total) == (2, 4)
+        assert store.run(run_id).status == "interrupted"
+        assert [i for i, _ in missing(store, run_id)] == [2, 3]
+        resumed = play_run(store, run_id, InProcess())
+    assert resumed.results == whole.results
+    assert resumed.summary == whole.summary
+
+
+def test_default_store_follows_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("OPENWAR_STORE", str(tmp_path / "x.sqlite3"))
+    assert default_store() == tmp_path / "x.sqlite3"
+    monkeypatch.delenv("OPENWAR_STORE")
+    assert default_store().name == "runs.sqlite3"
+    assert "openwar" in str(default_store())
