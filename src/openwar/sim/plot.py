@@ -10,13 +10,14 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+from matplotlib.ticker import MaxNLocator
 
 from openwar.errors import OpenWarError
 from openwar.sim.plan import BattleResult
+from openwar.sim.stats import wilson
 
 FORMATS = {".png", ".svg"}
 COLOURS = ("#4a6fa5", "#c0504d")
-OUTCOMES = ("A major", "A minor", "draw", "B minor", "B major")
 
 
 def plot_run(summary: dict[str, Any], results: list[BattleResult], path: Path) -> Path:
@@ -47,16 +48,26 @@ def plot_run(summary: dict[str, Any], results: list[BattleResult], path: Path) -
 
 
 def _outcomes(ax: Any, played: list[BattleResult]) -> None:
-    counts = Counter(
-        "draw" if r.winner is None else f"{'AB'[r.winner]} {r.victory}" for r in played
-    )
+    """A wins, draws, B wins as bars split into major and minor victories, with Wilson 95%
+    intervals as error bars."""
     n = max(len(played), 1)
-    colours = [COLOURS[0], COLOURS[0], "#888888", COLOURS[1], COLOURS[1]]
-    shares = [counts[k] / n for k in OUTCOMES]
-    ax.bar(OUTCOMES, shares, color=colours)
+    counts = Counter((r.winner, r.victory) for r in played)
+    labels = ("A wins", "draw", "B wins")
+    major = [counts[(0, "major")] / n, 0.0, counts[(1, "major")] / n]
+    minor = [counts[(0, "minor")] / n, 0.0, counts[(1, "minor")] / n]
+    draws = [0.0, sum(v for (w, _), v in counts.items() if w is None) / n, 0.0]
+    ax.bar(labels, major, color=[COLOURS[0], "#888888", COLOURS[1]], label="major")
+    ax.bar(labels, minor, bottom=major, color=[COLOURS[0], "#888888", COLOURS[1]], alpha=0.55,
+           label="minor")  # fmt: skip
+    ax.bar(labels, draws, color="#888888")
+    totals = [major[0] + minor[0], draws[1], major[2] + minor[2]]
+    intervals = [wilson(round(t * len(played)), len(played)) for t in totals]
+    errors = [[t - low for t, (low, _) in zip(totals, intervals, strict=True)],
+              [high - t for t, (_, high) in zip(totals, intervals, strict=True)]]  # fmt: skip
+    ax.errorbar(labels, totals, yerr=errors, fmt="none", ecolor="black", capsize=6, lw=1)
     ax.set_ylim(0, 1)
     ax.set_ylabel("share of battles")
-    ax.set_title("Outcomes")
+    ax.set_title("Outcomes (solid: major, light: minor; 95% Wilson)")
 
 
 def _histograms(ax: Any, values: list[list[float]], names: list[str], what: str) -> None:
@@ -74,6 +85,7 @@ def _histograms(ax: Any, values: list[list[float]], names: list[str], what: str)
                 label=f"{'AB'[side]}: {name}",
             )
         ax.legend(fontsize=8)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(what)
     ax.set_ylabel("battles")
     ax.set_title(f"Distribution of {what}")

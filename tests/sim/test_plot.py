@@ -1,0 +1,31 @@
+"""`--plot`: the outcome chart is written as SVG with the same bytes every time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from openwar.errors import OpenWarError
+from openwar.sim.plan import BattleResult
+from openwar.sim.plot import plot_run
+
+SUMMARY = {"armies": {"A": {"name": "Legion"}, "B": {"name": "Lodge"}}}
+RESULTS = [
+    BattleResult(0, 11, 0, "major", (200, 40), 5, "", "", (3, 12), (30.0, 120.0)),
+    BattleResult(1, 12, 1, "minor", (90, 140), 5, "", "", (9, 4), (95.5, 40.0)),
+    BattleResult(2, 13, None, "draw", (100, 100), 4, "", "", (5, 5), (50.0, 50.0)),
+    BattleResult(3, 14, error="ValueError: boom"),
+]
+
+
+def test_svg_is_reproducible(tmp_path: Path) -> None:
+    first = plot_run(SUMMARY, RESULTS, tmp_path / "a.svg").read_bytes()
+    second = plot_run(SUMMARY, RESULTS, tmp_path / "b.svg").read_bytes()
+    assert first == second
+    assert b"Outcomes" in first and b"Legion" in first
+
+
+def test_plot_needs_svg_or_png(tmp_path: Path) -> None:
+    with pytest.raises(OpenWarError, match=r"\.png or \.svg"):
+        plot_run(SUMMARY, RESULTS, tmp_path / "a.pdf")
