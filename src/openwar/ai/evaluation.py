@@ -1,0 +1,46 @@
+"""What a ruleset tells the AI: how much an action is worth, and how good a position is.
+
+A ruleset plugs in by adding a module with an ``EVALUATION`` object to :data:`EVALUATIONS`;
+the players never look inside the rules themselves.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Protocol
+
+from openwar.engine.actions import Action
+from openwar.engine.state import GameState
+from openwar.errors import OpenWarError
+
+
+class Evaluation(Protocol):
+    """A ruleset's judgement, in the units of its victory condition (OpenWar: points)."""
+
+    def action_value(self, state: GameState, action: Action) -> float:
+        """What ``action`` is expected to gain its side, before anyone else acts."""
+        ...
+
+    def position_value(self, state: GameState, side: int) -> float:
+        """The expected final score margin of ``side`` from this position (positive: ahead)."""
+        ...
+
+    def rollout_menu(self, state: GameState) -> list[Action]:
+        """A cheap part of the legal menu (e.g. one unit's orders) for fast rollouts."""
+        ...
+
+    def margin_scale(self, state: GameState) -> float:
+        """A score margin that makes a win clearly likely: turns margins into win chances."""
+        ...
+
+
+EVALUATIONS = {"openwar": "openwar.ai.openwar_eval"}
+
+
+def evaluation_for(ruleset: str) -> Evaluation:
+    """The AI evaluation of a ruleset (its module's ``EVALUATION`` object)."""
+    if ruleset not in EVALUATIONS:
+        raise OpenWarError(f"the AI cannot play {ruleset!r} yet (no evaluation registered)")
+    module = importlib.import_module(EVALUATIONS[ruleset])
+    evaluation: Evaluation = module.EVALUATION
+    return evaluation

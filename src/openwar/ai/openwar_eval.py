@@ -1,0 +1,514 @@
+"""OpenWar's evaluation for the AI: orders valued in points of the victory condition.
+
+An order is worth what it changes of the final score (OW-B16: objective points plus points of
+destroyed units): attacks through the exact odds (slain distribution and P(Presence roll
+wins), so Shaken tokens and routs count), moves through objectives held and threat ranges
+(enemy Run + combat range, shooting range + a move), with the enemy's counter-attack weighed
+against each charge and fight.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from openwar.engine.actions import Action
+from openwar.engine.game import legal_actions
+from openwar.engine.space import centroid, gaps
+from openwar.engine.state import FloatArray, GameState, IntArray, UnitState
+from openwar.rulesets.openwar import fight, orders
+from openwar.rulesets.openwar.board import objectives, territory
+from openwar.rulesets.openwar.menu import unit_orders
+from openwar.rulesets.openwar.odds import OpenWarAttack, attack_odds
+from openwar.rulesets.openwar.rules import battle_rules
+from openwar.rulesets.openwar.shooting import shooters
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The evaluation's judgement calls (everything else is the rules' own numbers)."""
+
+    material: float = 0.6  # a slain miniature of a surviving unit, as a share of its points
+    shaken: float = 0.25  # a Shaken token, as a share of the unit's points per token to rout
+    glory: float = 3.0  # points for a Glory token won
+    retaliation: float = 0.8  # share of the enemy's counter-attack counted against a fight
+    threat_now: float = 0.5  # an enemy that still acts this round and can reach us
+    threat_later: float = 0.2  # one that has acted (it may act first next round)
+    opportunity: float = 0.3  # an enemy we could charge or shoot next
+    objective: float = 0.7  # share of the objective points still to score that a hold is worth
+    approach: float = 40.0  # cm: closing this far on an objective we lack is worth holding it
+    advance: float = 0.3  # points per cm closer to the nearest enemy, with no objective to take
+    run_cost: float = 2.0  # Exhaustion: -1 to hit, no Run next order
+    rest: float = 3.0  # a Hold that clears Exhaustion
+
+
+WEIGHTS = Weights()
+
+
+@dataclass(frozen=True)
+class Forecast:
+    """An attack's expected miniatures slain, P(Presence roll wins) and value in points."""
+
+    slain: float
+    beaten: float
+    value: float
+
+
+NOTHING = Forecast(0.0, 0.0, 0.0)
+
+
+# -- what units are worth ------------------------------------------------------------------
+def initial_size(state: GameState, unit_id: str) -> int:
+    return int(np.count_nonzero(state.unit_of == state.unit_index(unit_id)))
+
+
+def loss(state: GameState, unit: UnitState, left: int, shaken: int, w: Weights = WEIGHTS) -> float:
+    """How much of ``unit``'s points its enemy has as good as won: all of them once it is
+    destroyed or routed (OW-B9, OW-B16), else a share for casualties and Shaken tokens."""
+    rout = battle_rules().rout_shaken
+    if left <= 0 or shaken >= rout:
+        return float(unit.points)
+    full = max(initial_size(state, unit.id), 1)
+    return unit.points * (w.material * (1.0 - left / full) + w.shaken * min(shaken, rout) / rout)
+
+
+def current_loss(state: GameState, unit: UnitState) -> float:
+    return loss(state, unit, state.size(unit.id), unit.tokens.get("shaken", 0))
+
+
+# -- attacks with the exact odds -----------------------------------------------------------
+@lru_cache(maxsize=8192)
+def _odds(profile: OpenWarAttack) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """P(k slain) and P(Presence roll wins | k slain), for k = 0..target size."""
+    result = attack_odds(profile)
+    by_slain = result.extras["presence"]["by_slain"]
+    slain = tuple(float(p) for p in result.slain)
+    return slain, tuple(0.0 if p is None else float(p) for p in by_slain)
+
+
+def best_weapon(
+    state: GameState, mini: int, skill: int, target_armor: int, *, ranged: bool
+) -> fight.Weapon | None:
+    options = fight.weapons(state, mini, ranged=ranged)
+    if not options:
+        return None
+    return max(options, key=lambda w: (fight.expected_wounds(w, skill, target_armor), w.name))
+
+
+def forecast(
+    state: GameState,
+    attacker_id: str,
+    target_id: str,
+    models: int,
+    *,
+    ranged: bool,
+    holding: bool = False,
+    charged: bool = False,
+    armor_bonus: int = 0,
+    w: Weights = WEIGHTS,
+) -> Forecast:
+    """``models`` miniatures of the attacker attack the target with their best weapon."""
+    ours, theirs = state.on_table(attacker_id), state.on_table(target_id)
+    armed = [int(m) for m in ours if fight.weapons(state, int(m), ranged=ranged)]
+    models = min(models, len(armed))
+    if models <= 0 or len(theirs) == 0:
+        return NOTHING
+    profile = attack_profile(state, attacker_id, target_id, armed[0], int(theirs[0]), models,
+                             ranged=ranged, holding=holding, charged=charged,
+                             armor_bonus=armor_bonus)  # fmt: skip
+    if profile is None:
+        return NOTHING
+    return value_of(state, attacker_id, target_id, profile, w)
+
+
+def attack_profile(
+    state: GameState,
+    attacker_id: str,
+    target_id: str,
+    mini: int,
+    target_mini: int,
+    models: int,
+    *,
+    ranged: bool,
+    holding: bool,
+    charged: bool,
+    armor_bonus: int,
+) -> OpenWarAttack | None:
+    """The attack as :class:`OpenWarAttack` with every modifier the rules would apply."""
+    rules = battle_rules()
+    unit, enemy = state.unit(attacker_id), state.unit(target_id)
+    skill = int(unit.profile["ranged" if ranged else "melee"])
+    skill += fight.accuracy(state, attacker_id, holding)
+    target_armor = fight.armor(state, target_mini) + armor_bonus
+    weapon = best_weapon(state, mini, skill, target_armor, ranged=ranged)
+    if weapon is None:
+        return None
+    presence = int(unit.profile["presence"]) + rules.glory_presence * unit.tokens.get("glory", 0)
+    presence += rules.charge_push_bonus if charged else 0
+    morale = int(enemy.profile["morale"]) + rules.shaken_morale * enemy.tokens.get("shaken", 0)
+    return OpenWarAttack(
+        models=models, attacks=weapon.attacks, melee=skill, accuracy=0,
+        difficulty=weapon.difficulty, pierce=weapon.pierce, armor=target_armor,
+        target_size=state.size(target_id), shock=fight.SHOCK in weapon.special,
+        presence=presence, morale=morale,
+    )  # fmt: skip
+
+
+def value_of(
+    state: GameState, attacker_id: str, target_id: str, profile: OpenWarAttack, w: Weights
+) -> Forecast:
+    """Expected change of the target's loss, over the exact joint odds of slain and Presence."""
+    slain_pmf, beats = _odds(profile)
+    enemy = state.unit(target_id)
+    size, shaken = state.size(target_id), enemy.tokens.get("shaken", 0)
+    before = loss(state, enemy, size, shaken, w)
+    expected = slain = beaten = 0.0
+    for k, p in enumerate(slain_pmf):
+        if p <= 0.0:
+            continue
+        b = beats[k] if k < size else 0.0
+        after = b * loss(state, enemy, size - k, shaken + 1, w)
+        after += (1.0 - b) * loss(state, enemy, size - k, shaken, w)
+        expected += p * after
+        slain += p * k
+        beaten += p * b
+    glory = w.glory * beaten if state.unit(attacker_id).tokens.get("glory", 0) < 2 else 0.0
+    return Forecast(slain, beaten, expected - before + glory)
+
+
+def fighting_front(state: GameState, unit_id: str) -> int:
+    """How many miniatures of a unit can fight when it meets an enemy: one rank, and one more
+    for each rank skill (an estimate for threats; an actual fight counts bases)."""
+    members = state.on_table(unit_id)
+    if len(members) == 0:
+        return 0
+    own = fight.skills(state, int(members[0]))
+    ranks = 1 + (fight.SECOND_RANK in own or fight.THIRD_RANK in own) + (fight.THIRD_RANK in own)
+    return min(len(members), battle_rules().rank_width * ranks)
+
+
+# -- threat ranges -------------------------------------------------------------------------
+def reach(state: GameState, unit: UnitState) -> tuple[float, float]:
+    """(charge reach, shooting reach): how far away an enemy may be for this unit to charge it
+    next order (a Run, or a move if Exhausted), or to move and shoot it."""
+    rules = battle_rules()
+    move = orders.move_allowance(state, unit.id)
+    charge = move if unit.tokens.get("exhaustion") else move * rules.run_multiplier
+    members = state.on_table(unit.id)
+    shots = [w.range for m in members[:1] for w in fight.weapons(state, int(m), ranged=True)]
+    shoot = move + max(shots) + float(unit.profile["ranged"]) if shots else -1.0
+    return charge, shoot
+
+
+def pressure(
+    state: GameState,
+    unit: UnitState,
+    xy: FloatArray,
+    *,
+    armor_bonus: int = 0,
+    w: Weights = WEIGHTS,
+) -> float:
+    """Our opportunity minus our exposure if ``unit`` stood at ``xy``: the best attack we could
+    make next, against what every enemy that reaches us could do to us."""
+    members = state.on_table(unit.id)
+    ours_r = state.radius[members]
+    own_charge, own_shoot = reach(state, unit)
+    exposure = opportunity = 0.0
+    for enemy in state.side_units(1 - unit.side):
+        theirs = state.on_table(enemy.id)
+        if len(theirs) == 0:
+            continue
+        gap = float(gaps(xy, ours_r, state.pos[theirs], state.radius[theirs]).min())
+        exposure += _threat(state, enemy, unit, gap, armor_bonus, w)
+        opportunity = max(opportunity, _chance(state, unit, enemy, gap, own_charge, own_shoot, w))
+    return w.opportunity * opportunity - exposure
+
+
+def _threat(
+    state: GameState, enemy: UnitState, unit: UnitState, gap: float, armor_bonus: int, w: Weights
+) -> float:
+    charge, shoot = reach(state, enemy)
+    weight = w.threat_later if enemy.flags.get("ordered") else w.threat_now
+    if gap <= charge:
+        rested = not enemy.tokens.get("exhaustion")
+        melee = forecast(state, enemy.id, unit.id, fighting_front(state, enemy.id), ranged=False,
+                         charged=rested, armor_bonus=armor_bonus)  # fmt: skip
+        return weight * max(melee.value, 0.0)
+    if gap <= shoot:
+        shot = forecast(state, enemy.id, unit.id, state.size(enemy.id), ranged=True,
+                        armor_bonus=armor_bonus)  # fmt: skip
+        return weight * max(shot.value, 0.0)
+    return 0.0
+
+
+def _chance(
+    state: GameState,
+    unit: UnitState,
+    enemy: UnitState,
+    gap: float,
+    charge: float,
+    shoot: float,
+    w: Weights,
+) -> float:
+    if gap <= charge:
+        return forecast(state, unit.id, enemy.id, fighting_front(state, unit.id), ranged=False,
+                        charged=True, w=w).value  # fmt: skip
+    if gap <= shoot:
+        return forecast(state, unit.id, enemy.id, state.size(unit.id), ranged=True, w=w).value
+    return 0.0
+
+
+# -- objectives ----------------------------------------------------------------------------
+def rounds_to_score(state: GameState) -> int:
+    """Ends of rounds still to come, this round's included (objectives score at each)."""
+    total = int(state.board.get("rounds", battle_rules().rounds))
+    return max(total - max(state.round, 1) + 1, 0)
+
+
+def objective_balance(
+    state: GameState,
+    side: int,
+    moved: IntArray | None = None,
+    xy: FloatArray | None = None,
+    only: tuple[float, float] | None = None,
+) -> float:
+    """Objectives held by ``side`` minus those held by the enemy (OW-B14), with the miniatures
+    ``moved`` standing at ``xy`` (of one objective, ``only``, if given)."""
+    points = objectives(state) if only is None else [only]
+    if not points:
+        return 0.0
+    pos = state.pos
+    if moved is not None and xy is not None:
+        pos = pos.copy()
+        pos[moved] = xy
+    live = state.alive & state.deployed
+    sides = np.asarray([u.side for u in state.units])[state.unit_of]
+    control = float(state.board.get("control_range", battle_rules().objective_range))
+    balance = 0.0
+    for point in points:
+        near = np.hypot(*(pos - np.asarray(point)).T) - state.radius <= control
+        mine = int(np.count_nonzero(near & live & (sides == side)))
+        theirs = int(np.count_nonzero(near & live & (sides != side)))
+        balance += float(np.sign(mine - theirs))
+    return balance
+
+
+def objective_worth(state: GameState, w: Weights = WEIGHTS) -> float:
+    """What holding one more objective is worth now: its points at every end of round left."""
+    return w.objective * float(state.board.get("objective_points", 0)) * rounds_to_score(state)
+
+
+def wanted_objectives(state: GameState, side: int) -> list[tuple[float, float]]:
+    """Objectives ``side`` does not hold yet (OW-B14)."""
+    return [p for p in objectives(state) if objective_balance(state, side, only=p) <= 0]
+
+
+def nearest_objective(
+    state: GameState, xy: FloatArray, points: list[tuple[float, float]] | None = None
+) -> float:
+    points = objectives(state) if points is None else points
+    if not points:
+        return 0.0
+    middle = xy.mean(axis=0)
+    return float(min(np.hypot(*(middle - np.asarray(p))) for p in points))
+
+
+def nearest_enemy(state: GameState, unit: UnitState, xy: FloatArray) -> float:
+    theirs = orders.enemy_minis(state, unit.side)
+    if len(theirs) == 0:
+        return 0.0
+    ours = state.on_table(unit.id)
+    return float(gaps(xy, state.radius[ours], state.pos[theirs], state.radius[theirs]).min())
+
+
+# -- the evaluation ------------------------------------------------------------------------
+class OpenWarEvaluation:
+    """Orders and positions of OpenWar valued in points (see the module docstring)."""
+
+    def __init__(self, weights: Weights = WEIGHTS) -> None:
+        self.w = weights
+
+    def action_value(self, state: GameState, action: Action) -> float:
+        if action.kind == "deploy":
+            return self._deploy(state, action)
+        unit = state.unit(str(action.unit))
+        if action.kind == "regroup":
+            return 1000.0  # a split unit may do nothing else
+        if action.kind == "skill":
+            return self._skill(state, action)
+        if action.kind == "run" and action.choice == "retreat":
+            return self._retreat(state, unit, action)
+        if action.target is not None and action.point is None:
+            return self._attack_in_place(state, unit, action)
+        if action.point is not None:
+            return self._move(state, unit, action)
+        return self._hold(state, unit)
+
+    # -- fighting and shooting ---------------------------------------------------------------
+    def _attack_in_place(self, state: GameState, unit: UnitState, action: Action) -> float:
+        target = str(action.target)
+        if orders.in_combat(state, unit.id):
+            after = state.clone()
+            after.unit(unit.id).tokens["holding"] = 1
+            orders.fight_move(after, unit.id, target)
+            return self._melee(after, unit.id, target, holding=True, charged=False)
+        pairs = shooters(state, unit.id, target)
+        shot = forecast(state, unit.id, target, len(pairs), ranged=True, holding=True, w=self.w)
+        holding = pressure(state, unit, state.pos[state.on_table(unit.id)], armor_bonus=1)
+        return shot.value + self.w.rest * bool(unit.tokens.get("exhaustion")) + 0.5 * holding
+
+    def _melee(
+        self, after: GameState, unit_id: str, target: str, *, holding: bool, charged: bool
+    ) -> float:
+        """Our fight on ``after`` (the position once we moved in), less the enemy's reply."""
+        pairs = fight.fighters(after, unit_id, target)
+        ours = forecast(after, unit_id, target, len(pairs), ranged=False, holding=holding,
+                        charged=charged, w=self.w)  # fmt: skip
+        reply_pairs = fight.fighters(after, target, unit_id)
+        enemy = after.unit(target)
+        theirs = forecast(after, target, unit_id, len(reply_pairs), ranged=False, w=self.w,
+                          charged=False)  # fmt: skip
+        size = max(after.size(target), 1)
+        survives = max(1.0 - ours.slain / size, 0.0) * (1.0 - ours.beaten * self._routs(enemy))
+        weight = self.w.retaliation * (1.0 if not enemy.flags.get("ordered") else 0.6)
+        return ours.value - weight * survives * max(theirs.value, 0.0)
+
+    def _routs(self, unit: UnitState) -> float:
+        return 1.0 if unit.tokens.get("shaken", 0) + 1 >= battle_rules().rout_shaken else 0.0
+
+    # -- moving --------------------------------------------------------------------------------
+    def _move(self, state: GameState, unit: UnitState, action: Action) -> float:
+        assert action.point is not None
+        members = state.on_table(unit.id)
+        shift = np.asarray(action.point) - centroid(state, members)
+        xy = state.pos[members] + shift
+        if action.kind == "run" and action.choice == "charge" and action.target:
+            return self._charge(state, unit, action, shift) - self.w.run_cost
+        if action.choice == "move-fight" and action.target:
+            return self._contact(state, unit, action, shift)
+        value = self._position_gain(state, unit, members, xy)
+        if action.target is not None and action.choice == "move-shoot":
+            moved = state.clone()
+            moved.pos[members] = xy
+            pairs = shooters(moved, unit.id, action.target)
+            value += forecast(moved, unit.id, action.target, len(pairs), ranged=True,
+                              w=self.w).value  # fmt: skip
+        return value - (self.w.run_cost if action.kind == "run" else 0.0)
+
+    def _position_gain(
+        self, state: GameState, unit: UnitState, members: IntArray, xy: FloatArray
+    ) -> float:
+        here = state.pos[members]
+        held = objective_balance(state, unit.side, members, xy)
+        held -= objective_balance(state, unit.side)
+        worth = objective_worth(state, self.w)
+        lacking = wanted_objectives(state, unit.side)
+        if lacking:
+            closer = nearest_objective(state, here, lacking) - nearest_objective(state, xy, lacking)
+            drive = worth * closer / self.w.approach
+        else:
+            closer = nearest_enemy(state, unit, here) - nearest_enemy(state, unit, xy)
+            drive = self.w.advance * closer
+        threat = pressure(state, unit, xy, w=self.w) - pressure(state, unit, here, w=self.w)
+        return held * worth + drive + threat
+
+    def _charge(
+        self, state: GameState, unit: UnitState, action: Action, shift: FloatArray
+    ) -> float:
+        after = state.clone()
+        members = after.on_table(unit.id)
+        after.pos[members] += shift
+        after.unit(unit.id).tokens["exhaustion"] = 1
+        return self._melee(after, unit.id, str(action.target), holding=False, charged=True)
+
+    def _contact(
+        self, state: GameState, unit: UnitState, action: Action, shift: FloatArray
+    ) -> float:
+        after = state.clone()
+        members = after.on_table(unit.id)
+        after.pos[members] += shift
+        target = str(action.target)
+        if target not in orders.enemies_within(after, unit.id, battle_rules().combat_range):
+            return self._position_gain(state, unit, members, after.pos[members])
+        orders.fight_move(after, unit.id, target)
+        return self._melee(after, unit.id, target, holding=False, charged=False)
+
+    # -- other orders --------------------------------------------------------------------------
+    def _hold(self, state: GameState, unit: UnitState) -> float:
+        here = state.pos[state.on_table(unit.id)]
+        guarded = pressure(state, unit, here, armor_bonus=1, w=self.w)
+        return (
+            self.w.rest * bool(unit.tokens.get("exhaustion"))
+            + guarded
+            - pressure(state, unit, here, w=self.w)
+        )
+
+    def _retreat(self, state: GameState, unit: UnitState, action: Action) -> float:
+        """Leaving a fight we are losing: worth the reply we no longer take."""
+        assert action.point is not None
+        members = state.on_table(unit.id)
+        xy = state.pos[members] + (np.asarray(action.point) - centroid(state, members))
+        gain = pressure(state, unit, xy, w=self.w) - pressure(state, unit, state.pos[members])
+        return (
+            gain
+            - self.w.run_cost
+            - objective_worth(state, self.w)
+            * max(
+                objective_balance(state, unit.side)
+                - objective_balance(state, unit.side, members, xy),
+                0.0,
+            )
+        )
+
+    def _skill(self, state: GameState, action: Action) -> float:
+        friend = state.unit(str(action.target))
+        if friend.flags.get("ordered"):
+            return -1.0
+        if action.choice == battle_rules().command_skills[0]:
+            here = state.pos[state.on_table(friend.id)]
+            return 0.5 * (pressure(state, friend, here, armor_bonus=1, w=self.w)
+                          - pressure(state, friend, here, w=self.w))  # fmt: skip
+        return 1.0
+
+    def _deploy(self, state: GameState, action: Action) -> float:
+        """Largest units first (they fit in fewest places), towards the enemy and objectives."""
+        assert action.point is not None
+        point = np.asarray(action.point)
+        enemy_zone = territory(state, 1 - action.side).polygon.centroid
+        to_enemy = float(np.hypot(point[0] - enemy_zone.x, point[1] - enemy_zone.y))
+        goal = nearest_objective(state, point[None, :]) if objectives(state) else to_enemy
+        return 10.0 * state.size(str(action.unit)) - 0.1 * to_enemy - 0.2 * goal
+
+    # -- positions -----------------------------------------------------------------------------
+    def position_value(self, state: GameState, side: int) -> float:
+        score = float(state.scores[side] - state.scores[1 - side])
+        for unit in state.units:
+            sign = 1.0 if unit.side != side else -1.0
+            score += sign * current_loss(state, unit)
+        if state.phase != "over":
+            score += objective_balance(state, side) * objective_worth(state, self.w)
+        return score
+
+    def rollout_menu(self, state: GameState) -> list[Action]:
+        """One unit's orders: a split unit first, then one in combat, then the one nearest the
+        enemy (a rollout need not weigh every unit against every other)."""
+        if state.phase != "battle":
+            return legal_actions(state)
+        waiting = [u for u in state.side_units(state.active) if not u.flags.get("ordered")]
+        if not waiting:
+            return legal_actions(state)
+
+        def urgency(unit: UnitState) -> tuple[int, float]:
+            gap = orders.nearest_enemy_gap(state, unit.id)
+            return (0 if unit.flags.get("split") else 1, gap)
+
+        menu = unit_orders(state, min(waiting, key=urgency))
+        return menu or legal_actions(state)
+
+    def margin_scale(self, state: GameState) -> float:
+        return max(0.1 * sum(u.points for u in state.units) / 2.0, 10.0)
+
+
+EVALUATION = OpenWarEvaluation()

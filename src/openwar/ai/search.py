@@ -1,0 +1,83 @@
+"""The search player: flat Monte Carlo over the heuristic's best few actions.
+
+Each candidate is tried on a clone of the state with freshly seeded dice (the search never
+peeks at the game's own dice: every rollout draws its dice from the player's generator), then
+both sides play on greedily by the evaluation, one unit's orders at a time, until the round
+ends or ``horizon`` further actions have been taken; the leaf is scored by the evaluation's
+position value as a win chance. The same rollout dice are used for every candidate (common
+random numbers), so candidates are compared on the same luck. The budget is counted in
+rollouts, not seconds, so the same seed gives the same choices on any machine.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from openwar.ai.evaluation import Evaluation, evaluation_for
+from openwar.ai.heuristic import HeuristicPlayer
+from openwar.engine.actions import Action
+from openwar.engine.game import apply, outcome, seed_state
+from openwar.engine.state import GameState
+
+
+class SearchPlayer:
+    name = "search"
+
+    def __init__(
+        self,
+        seed: int | np.random.SeedSequence = 0,
+        *,
+        candidates: int = 4,
+        rollouts: int = 4,
+        horizon: int = 8,
+        evaluation: Evaluation | None = None,
+    ) -> None:
+        sequence = (
+            seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+        )
+        self.generator = np.random.Generator(np.random.PCG64(sequence))
+        self.candidates = candidates
+        self.rollouts = rollouts
+        self.horizon = horizon
+        self.evaluation = evaluation
+        self.heuristic = HeuristicPlayer(0, evaluation)
+
+    def choose(self, state: GameState, menu: list[Action]) -> Action:
+        if len(menu) == 1:
+            return menu[0]
+        values = self.heuristic.values(state, menu)
+        if state.phase == "setup":
+            return menu[int(np.argmax(values))]
+        ranked = sorted(range(len(menu)), key=lambda i: (-values[i], i))[: self.candidates]
+        seeds = [int(s) for s in self.generator.integers(0, 2**63, size=self.rollouts)]
+        means = [self.estimate(state, menu[i], seeds) for i in ranked]
+        best = max(range(len(ranked)), key=lambda k: (means[k], -k))
+        return menu[ranked[best]]
+
+    def estimate(self, state: GameState, action: Action, seeds: list[int]) -> float:
+        """Mean win chance for the mover after ``action``, over rollouts with these dice."""
+        total = 0.0
+        for seed in seeds:
+            trial = state.clone()
+            trial.rng = seed_state(seed)
+            total += self.rollout(apply(trial, action)[0], action.side)
+        return total / len(seeds)
+
+    def rollout(self, state: GameState, side: int) -> float:
+        """Play on greedily to the end of the round (or ``horizon`` actions); a win chance."""
+        judge = self.evaluation or evaluation_for(state.ruleset)
+        start_round = state.round
+        for _ in range(self.horizon):
+            if outcome(state) is not None or state.round != start_round:
+                break
+            menu = judge.rollout_menu(state)
+            if not menu:
+                break
+            state = apply(state, self.heuristic.choose(state, menu))[0]
+        result = outcome(state)
+        if result is not None:
+            return 0.5 if result.winner is None else float(result.winner == side)
+        margin = judge.position_value(state, side) / judge.margin_scale(state)
+        return 1.0 / (1.0 + math.exp(-margin))

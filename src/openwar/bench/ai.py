@@ -1,0 +1,161 @@
+"""AI strength: seeded mirror matches between player kinds, win rates with Wilson intervals.
+
+A mirror match gives both sides the same army; each pair of battles shares one seed (so one
+battleplan and one set of starting dice) with the players' sides swapped, so neither side's
+luck nor the table favours either player. Pairs alternate between the sample armies. The
+goals are issue 7's: heuristic beats random in at least 90% of battles, search beats
+heuristic in at least 60%.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+from openwar.ai.stats import wilson
+from openwar.battles import load_setup, make_players, start
+from openwar.engine.game import apply, legal_actions, outcome
+
+SAMPLES = Path(__file__).resolve().parents[3] / "examples" / "armies" / "openwar"
+SAMPLE_ARMIES = (SAMPLES / "iron_road_legion.yaml", SAMPLES / "hearthhold_lodge.yaml")
+MATCHUPS = (("heuristic", "random", 0.90), ("search", "heuristic", 0.60))
+
+
+@dataclass(frozen=True)
+class Game:
+    """One battle of a matchup: which army, which seed, and the side the tested player has."""
+
+    first: str
+    second: str
+    army: str
+    seed: int
+    side: int  # the side ``first`` plays
+
+
+@dataclass(frozen=True)
+class GameResult:
+    game: Game
+    result: str  # "win", "draw", "loss" (for ``first``) or "stuck" (the menu ran dry)
+    scores: tuple[int, int]
+    decisions: tuple[int, int]  # decisions taken by first, second
+    seconds: tuple[float, float]  # thinking time of first, second
+
+
+@dataclass
+class MatchFigures:
+    first: str
+    second: str
+    goal: float
+    results: list[GameResult] = field(default_factory=list)
+
+    def count(self, result: str) -> int:
+        return sum(1 for r in self.results if r.result == result)
+
+    @property
+    def finished(self) -> int:
+        return len(self.results) - self.count("stuck")
+
+    def per_decision_ms(self, who: int) -> float:
+        decisions = sum(r.decisions[who] for r in self.results)
+        return 1000.0 * sum(r.seconds[who] for r in self.results) / max(decisions, 1)
+
+
+def games(first: str, second: str, battles: int, seed: int, armies: tuple[Path, ...]) -> list[Game]:
+    """``battles`` games in seeded pairs, sides swapped within each pair."""
+    pairs = -(-battles // 2)
+    seeds = [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(pairs)]
+    found = []
+    for k, pair_seed in enumerate(seeds):
+        army = str(armies[k % len(armies)])
+        found += [Game(first, second, army, pair_seed, side) for side in (0, 1)]
+    return found[:battles]
+
+
+def play_game(game: Game) -> GameResult:
+    """Play one battle; the players think on their own clocks."""
+    army = Path(game.army)
+    setup = load_setup((army, army), None, game.seed)
+    state, _ = start(setup)
+    names = (game.first, game.second) if game.side == 0 else (game.second, game.first)
+    players = make_players(names, game.seed)
+    decisions, seconds = [0, 0], [0.0, 0.0]
+    while outcome(state) is None:
+        menu = legal_actions(state)
+        if not menu:
+            return GameResult(game, "stuck", (0, 0), (decisions[0], decisions[1]),
+                              (seconds[0], seconds[1]))  # fmt: skip
+        who = 0 if state.active == game.side else 1
+        began = time.perf_counter()
+        action = players[state.active].choose(state, menu)
+        seconds[who] += time.perf_counter() - began
+        decisions[who] += 1
+        state = apply(state, action)[0]
+    result = outcome(state)
+    assert result is not None
+    verdict = "draw" if result.winner is None else "win" if result.winner == game.side else "loss"
+    return GameResult(game, verdict, result.scores, (decisions[0], decisions[1]),
+                      (seconds[0], seconds[1]))  # fmt: skip
+
+
+def play_all(work: list[Game], workers: int) -> Iterator[GameResult]:
+    """Results in the order of ``work``, whatever the number of worker processes."""
+    if workers <= 1:
+        yield from map(play_game, work)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(play_game, work)
+
+
+def run(
+    battles: int,
+    seed: int,
+    workers: int,
+    matchups: Iterable[tuple[str, str, float]] = MATCHUPS,
+    armies: tuple[Path, ...] = SAMPLE_ARMIES,
+    console: Console | None = None,
+) -> list[MatchFigures]:
+    console = console or Console()
+    figures = []
+    for first, second, goal in matchups:
+        match = MatchFigures(first, second, goal)
+        began = time.perf_counter()
+        for result in play_all(games(first, second, battles, seed, armies), workers):
+            match.results.append(result)
+            console.print(_line(result), highlight=False)
+        console.print(f"  {first} vs {second}: {time.perf_counter() - began:.0f} s", style="dim")
+        figures.append(match)
+    console.print(table(figures))
+    return figures
+
+
+def _line(r: GameResult) -> str:
+    g = r.game
+    return (f"  {g.first} vs {g.second}  {Path(g.army).stem}  seed {g.seed}  side {g.side}: "
+            f"{r.result} {r.scores[0]}-{r.scores[1]}")  # fmt: skip
+
+
+def table(figures: list[MatchFigures]) -> Table:
+    out = Table(title="AI mirror matches (win rate of the first player, Wilson 95%)",
+                title_justify="left")  # fmt: skip
+    for column in ("matchup", "battles", "won", "drawn", "lost", "stuck", "win rate", "95% CI",
+                   "goal", "ms/decision"):  # fmt: skip
+        out.add_column(column, justify="left" if column == "matchup" else "right")
+    for m in figures:
+        n, won = m.finished, m.count("win")
+        low, high = wilson(won, n)
+        rate = f"{won / n:.0%}" if n else "-"
+        met = "met" if n and low >= m.goal else "not shown" if n and high >= m.goal else "missed"
+        out.add_row(
+            f"{m.first} vs {m.second}", str(n), str(won), str(m.count("draw")),
+            str(m.count("loss")), str(m.count("stuck")), rate, f"{low:.0%}-{high:.0%}",
+            f">= {m.goal:.0%} ({met})",
+            f"{m.per_decision_ms(0):.0f} / {m.per_decision_ms(1):.0f}",
+        )  # fmt: skip
+    return out

@@ -1,0 +1,144 @@
+"""The AI players: menu actions only, seeded determinism, a winning charge, a small match."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from openwar.ai import HeuristicPlayer, SearchPlayer, evaluation_for
+from openwar.ai.stats import wilson
+from openwar.battles import load_setup, make_players, start
+from openwar.bench.ai import SAMPLE_ARMIES, games, play_game
+from openwar.engine.actions import Action
+from openwar.engine.game import apply, legal_actions, outcome
+from openwar.engine.players import RandomPlayer
+from openwar.engine.state import GameState
+from openwar.errors import OpenWarError
+from openwar.rulesets.openwar.board import default_board
+from openwar.rulesets.openwar.setup import ForceUnit, new_battle
+
+SWORD: dict[str, Any] = {
+    "name": "Sword", "type": "melee", "range": None, "attacks": 3, "difficulty": 5, "pierce": 0,
+    "special": [],
+}  # fmt: skip
+
+
+def profile(*, melee: int, armor: int, morale: int) -> dict[str, Any]:
+    return {
+        "move": 10, "melee": melee, "ranged": 0, "armor": armor, "morale": morale,
+        "presence": 0, "skills": [], "command_skills": [],
+        "loadouts": [{"weapons": [SWORD], "armour": 0, "shield": 0, "skills": []}],
+    }  # fmt: skip
+
+
+def block(state: GameState, uid: str, x: float, y: float) -> None:
+    """Put a unit in ranks of 5 whose front rank is at height ``y``."""
+    members = state.members(uid)
+    xy = [(x + 2.5 * (k % 5), y + 2.5 * (k // 5)) for k in range(len(members))]
+    state.pos[members] = np.asarray(xy, dtype=np.float64)
+    state.deployed[members] = True
+    state.unit(uid).flags["deployed"] = True
+
+
+def charge_position() -> GameState:
+    """Ten strong swordsmen 12.5 cm from five poor, shaky enemies: a charge to take."""
+    ours = ForceUnit("a1", "Veterans", "Breakers", 100, profile(melee=2, armor=5, morale=9),
+                     (0,) * 10)  # fmt: skip
+    theirs = ForceUnit("b1", "Levy", "Breakers", 50, profile(melee=0, armor=3, morale=4),
+                       (0,) * 5)  # fmt: skip
+    state, _ = new_battle(([ours], [theirs]), default_board(), seed=0)
+    block(state, "a1", 40.0, 40.0)  # back rank at 42.5
+    block(state, "b1", 40.0, 60.0)  # 12.5 cm edge to edge: beyond a move, within a Run
+    state.phase, state.round, state.active = "battle", 1, 0
+    for u in state.units:
+        u.flags["ordered"] = False
+    # our unit's front rank faces +y: flip so its front (row 0) is nearest the enemy
+    members = state.members("a1")
+    state.pos[members, 1] = 45.0 - (state.pos[members, 1] - 40.0)
+    return state
+
+
+def test_heuristic_prefers_a_winning_charge_over_holding() -> None:
+    state = charge_position()
+    menu = legal_actions(state)
+    charges = [a for a in menu if a.kind == "run" and a.choice == "charge"]
+    assert charges, "the position must offer a charge"
+    values = dict(zip(menu, HeuristicPlayer().values(state, menu), strict=True))
+    hold = values[Action("hold", 0, "a1")]
+    assert values[charges[0]] > hold
+    chosen = HeuristicPlayer().choose(state, menu)
+    assert chosen.kind == "run" and chosen.choice == "charge" and chosen.target == "b1"
+
+
+def _first_state(seed: int = 3) -> GameState:
+    army = SAMPLE_ARMIES[1]
+    state, _ = start(load_setup((army, army), None, seed))
+    return state
+
+
+def _deployed(seed: int = 3) -> GameState:
+    """The sample battle once both sides have set up (heuristic deployment)."""
+    state = _first_state(seed)
+    player = HeuristicPlayer()
+    while state.phase == "setup":
+        state = apply(state, player.choose(state, legal_actions(state)))[0]
+    return state
+
+
+@pytest.mark.parametrize("kind", ["heuristic", "search"])
+def test_ai_only_ever_returns_menu_actions(kind: str) -> None:
+    state = _deployed() if kind == "search" else _first_state()
+    ai = HeuristicPlayer(1) if kind == "heuristic" else SearchPlayer(1, candidates=2, rollouts=1,
+                                                                      horizon=2)  # fmt: skip
+    other = RandomPlayer(2)
+    for step in range(40 if kind == "heuristic" else 6):
+        if outcome(state) is not None:
+            break
+        menu = legal_actions(state)
+        player = ai if step % 2 == 0 or state.active == 0 else other
+        action = player.choose(state, menu)
+        assert action in menu
+        state = apply(state, action)[0]
+
+
+def test_search_same_seed_same_choices_and_state_untouched() -> None:
+    state = _deployed()
+    menu = legal_actions(state)
+    before = state.state_hash()
+    picks = [SearchPlayer(7, candidates=3, rollouts=2, horizon=3).choose(state, menu) for _ in "ab"]
+    assert picks[0] == picks[1]
+    assert state.state_hash() == before
+
+
+def test_heuristic_is_deterministic() -> None:
+    state = _first_state()
+    menu = legal_actions(state)
+    assert HeuristicPlayer(1).choose(state, menu) == HeuristicPlayer(2).choose(state, menu)
+
+
+def test_make_players_knows_the_ai() -> None:
+    first, second = make_players(("heuristic", "search"), 0)
+    assert (first.name, second.name) == ("heuristic", "search")
+
+
+def test_small_mirror_match_finishes() -> None:
+    work = games("heuristic", "random", 2, seed=1, armies=(Path(SAMPLE_ARMIES[1]),))
+    assert [g.side for g in work] == [0, 1] and work[0].seed == work[1].seed
+    results = [play_game(g) for g in work]
+    assert all(r.result in ("win", "draw", "loss", "stuck") for r in results)
+    assert all(r.decisions[0] > 0 for r in results)
+
+
+def test_evaluation_is_per_ruleset() -> None:
+    assert evaluation_for("openwar").margin_scale(_first_state()) > 0
+    with pytest.raises(OpenWarError):
+        evaluation_for("chess")
+
+
+def test_wilson_interval() -> None:
+    low, high = wilson(18, 20)
+    assert 0.69 < low < 0.70 and 0.97 < high < 0.98
+    assert wilson(20, 20)[1] == 1.0
