@@ -10,8 +10,9 @@ Z95 = 1.959963984540054  # two-sided 95% quantile of the standard normal
 DECIMALS = 6  # rounding of every reported float: short JSON, same bytes everywhere
 
 
-def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
     """Wilson score interval of a binomial proportion (Wilson 1927; Newcombe 1998, method 3).
+    ``successes`` may count a draw as half a success.
 
     >>> [round(x, 4) for x in wilson(81, 263)]
     [0.2553, 0.3662]

@@ -1,0 +1,58 @@
+"""`openwar sweep`: sizes parsed, armies resized, the even point interpolated with its range."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from openwar.cli.app import main
+from openwar.errors import OpenWarError
+from openwar.sim.sweep import SweepPoint, even_points, parse_values, sweep_plans
+
+from .conftest import ARMY_A, ARMY_B, small_plan
+
+
+def test_sizes_from_range_or_list() -> None:
+    assert parse_values("10:30:10") == [10, 20, 30]
+    assert parse_values("12,16") == [12, 16]
+    for bad in ("10", "a:b", "0,5"):
+        with pytest.raises(OpenWarError, match="--size"):
+            parse_values(bad)
+
+
+def test_resized_armies_share_one_points_limit() -> None:
+    plans = sweep_plans(small_plan(), 0, "Legion Cohort", [10, 30])
+    assert [(size, points) for size, points, _ in plans] == [(10, 150), (30, 250)]
+    for _, _, plan in plans:
+        a, b = plan.army_lists()
+        assert a.units[0].name == "Legion Cohort"
+        assert (a.points_limit, b.points_limit) == (500, 500)
+    assert plans[1][2].army_lists()[0].units[0].size == 30
+
+
+def test_even_point_is_interpolated_between_sizes() -> None:
+    points = [SweepPoint(10, 100, 10, 0, 90, 0), SweepPoint(20, 200, 90, 0, 10, 0)]
+    even = even_points(points)
+    assert even["points"] == 150.0
+    assert even["low"] is not None and even["high"] is not None
+    assert 100 < even["low"] < 150 < even["high"] < 200
+    assert even_points(points[:1] * 2)["points"] is None
+
+
+def test_sweep_json(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["sweep", str(ARMY_A), str(ARMY_B), "--unit", "Lodge Shieldwall", "--side", "B"]
+    code = main([*argv, "--size", "10,20", "-n", "2", "--players", "random", "--workers", "1",
+                 "--json"])  # fmt: skip
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    data = json.loads(captured.out)
+    assert [p["size"] for p in data["sweep"]] == [10, 20]
+    assert all(p["wins"] + p["draws"] + p["losses"] == 2 for p in data["sweep"])
+    assert set(data["even"]) == {"points", "low", "high"}
+
+
+def test_unknown_unit_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["sweep", str(ARMY_A), str(ARMY_B), "--unit", "Nope", "--size", "10,20"])
+    err = capsys.readouterr().err
+    assert code == 2 and "Legion Cohort" in err and len(err.strip().splitlines()) == 1
