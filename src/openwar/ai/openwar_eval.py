@@ -34,11 +34,11 @@ class Weights:
     shaken: float = 0.25  # a Shaken token, as a share of the unit's points per token to rout
     glory: float = 3.0  # points for a Glory token won
     retaliation: float = 0.8  # share of the enemy's counter-attack counted against a fight
-    threat_now: float = 0.5  # an enemy that still acts this round and can reach us
-    threat_later: float = 0.2  # one that has acted (it may act first next round)
+    threat_now: float = 0.3  # an enemy that still acts this round and can reach us
+    threat_later: float = 0.1  # one that has acted (it may act first next round)
     opportunity: float = 0.3  # an enemy we could charge or shoot next
     objective: float = 0.7  # share of the objective points still to score that a hold is worth
-    approach: float = 40.0  # cm: closing this far on an objective we lack is worth holding it
+    approach: float = 25.0  # cm: closing this far on an objective we lack is worth holding it
     advance: float = 0.3  # points per cm closer to the nearest enemy, with no objective to take
     run_cost: float = 2.0  # Exhaustion: -1 to hit, no Run next order
     rest: float = 3.0  # a Hold that clears Exhaustion
