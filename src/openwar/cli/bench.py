@@ -16,3 +16,24 @@ def bench_odds(
     from openwar.bench.odds import run
 
     run(repeat, trials)
+
+
+@bench_app.command("battle")
+def bench_battle(
+    count: int = typer.Option(20, "-n", "--battles", min=1, help="Seeded battles per player."),
+    players: str = typer.Option(
+        "random,simple", help="Player kinds, one row each: random, simple or random,simple."
+    ),
+) -> None:
+    """Whole OpenWar battles between the two sample armies: battles/s, actions/s, peak memory."""
+    from openwar.battles import PLAYERS
+    from openwar.bench.battle import run
+
+    kinds = [name.strip() for name in players.split(",") if name.strip()]
+    unknown = [name for name in kinds if name not in PLAYERS]
+    if unknown or not kinds:
+        raise typer.BadParameter(
+            f"{','.join(unknown) or players!r}: expected random, simple or random,simple",
+            param_hint="'--players'",
+        )
+    run(count, kinds)

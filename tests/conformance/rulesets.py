@@ -1,0 +1,94 @@
+"""How to start a battle of each ruleset the engine can play, for the conformance tests.
+
+The list of rulesets comes from the engine's registry (``BATTLE_MODULES``): a ruleset that
+learns to play battles joins every conformance test at once, and fails them until it adds its
+entry here (two sample armies and the few facts the checks need).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from openwar.battles import BattleSetup, load_setup
+from openwar.engine.actions import Action
+from openwar.engine.game import BATTLE_MODULES
+from openwar.engine.state import GameState, UnitState
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "armies"
+RULESETS = sorted(BATTLE_MODULES)
+
+
+@dataclass(frozen=True)
+class BattleFixture:
+    """Everything ruleset-specific a conformance check needs.
+
+    ``setup`` makes a seeded battle; ``coherency`` is the distance within which a unit's
+    miniatures must stay linked; ``split`` says whether the rules flag a unit as out of
+    coherency (then it need not be coherent); ``already_acted`` is an action the active side
+    may not take because that unit has acted this round (or None); ``out_of_reach`` turns a
+    legal move into one whose destination is too far (or None when the action does not move).
+    """
+
+    setup: Callable[[int], BattleSetup]
+    coherency: float
+    split: Callable[[UnitState], bool]
+    already_acted: Callable[[GameState], Action | None]
+    out_of_reach: Callable[[GameState, Action], Action | None]
+
+
+def _openwar_setup(seed: int) -> BattleSetup:
+    armies = (
+        EXAMPLES / "openwar" / "iron_road_legion.yaml",
+        EXAMPLES / "openwar" / "hearthhold_lodge.yaml",
+    )
+    return load_setup(armies, None, seed)
+
+
+def _openwar_already_ordered(state: GameState) -> Action | None:
+    if state.phase != "battle":
+        return None
+    for unit in state.side_units(state.active):
+        if unit.flags.get("ordered"):
+            return Action("hold", state.active, unit.id)
+    return None
+
+
+def _openwar_out_of_reach(state: GameState, action: Action) -> Action | None:
+    """The same order sent to the table corner furthest from the unit: beyond any Run."""
+    if action.kind not in ("advance", "run") or action.point is None or action.unit is None:
+        return None
+    here = state.pos[state.on_table(action.unit)].mean(axis=0)
+    corners = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    corners *= [float(state.board["width"]) - 2.0, float(state.board["depth"]) - 2.0]
+    corners += 1.0
+    far = corners[int(np.argmax(np.hypot(*(corners - here).T)))]
+    return Action(action.kind, action.side, action.unit, action.target, (far[0], far[1]),
+                  action.choice)  # fmt: skip
+
+
+def _openwar() -> BattleFixture:
+    from openwar.rulesets.openwar.rules import battle_rules
+
+    return BattleFixture(
+        setup=_openwar_setup,
+        coherency=battle_rules().coherency,
+        split=lambda unit: bool(unit.flags.get("split")),
+        already_acted=_openwar_already_ordered,
+        out_of_reach=_openwar_out_of_reach,
+    )
+
+
+FIXTURES: dict[str, Callable[[], BattleFixture]] = {"openwar": _openwar}
+
+
+def fixture_for(ruleset: str) -> BattleFixture:
+    if ruleset not in FIXTURES:
+        raise AssertionError(
+            f"ruleset {ruleset!r} plays battles but has no conformance fixture: add one to "
+            "tests/conformance/rulesets.py"
+        )
+    return FIXTURES[ruleset]()
