@@ -18,6 +18,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from openwar.battles import PLAYERS
 from openwar.errors import OpenWarError
 from openwar.sim.executors import Executor, make_executor
 from openwar.sim.plan import ArmyFile, BattleResult, SimulationPlan, check_players, read_battleplan
@@ -41,14 +42,16 @@ def simulate_command(
     battles: Annotated[
         int | None, typer.Option("-n", "--battles", min=1, help="Number of battles.")
     ] = None,
-    players: Annotated[str, typer.Option(help="Players of A and B: random or simple.")] = (
+    players: Annotated[str, typer.Option(help=f"Players of A and B: {', '.join(PLAYERS)}.")] = (
         "simple,simple"
     ),
     battleplan: Annotated[
         Path | None,
         typer.Option(help="One battleplan JSON for every battle (default: one per battle)."),
     ] = None,
-    seed: Annotated[int, typer.Option(min=0, help="Root seed; battle i uses spawn(n)[i].")] = 1,
+    seed: Annotated[
+        int, typer.Option(min=0, help="Root seed: battle i uses child i of its spawn(n).")
+    ] = 1,
     workers: Annotated[
         int | None, typer.Option(min=1, help="Local processes (default: one per core).")
     ] = None,
@@ -67,8 +70,8 @@ def simulate_command(
 ) -> None:
     """Play N seeded battles between two armies and report who wins, how often and at what cost.
 
-    Battle i is exactly `openwar battle ARMY_A ARMY_B --seed SEED_i` (SEED_i from
-    SeedSequence(seed).spawn(N)[i]); without --battleplan each battle generates its own
+    Battle i is exactly `openwar battle ARMY_A ARMY_B --seed SEED_i` (SEED_i from child i of
+    SeedSequence(seed).spawn(N)); without --battleplan each battle generates its own
     battleplan from its seed. Results are the same for any --workers or --scheduler.
 
     Example: openwar simulate examples/armies/openwar/iron_road_legion.yaml
