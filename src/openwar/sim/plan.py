@@ -9,6 +9,7 @@ from its seed, so a run covers many battlefields and any single battle can be re
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Sequence
@@ -206,7 +207,9 @@ def _generated(armies: tuple[ArmyList, ArmyList], seed: int) -> dict[str, Any]:
     return generated_board(limit, seed)
 
 
+@functools.lru_cache(maxsize=16)
 def _army(file: ArmyFile) -> ArmyList:
+    """Parse and validate once per process (a worker plays many chunks of the same armies)."""
     army = parse_army(file.text, file.path)
     if army.ruleset != "openwar":
         raise OpenWarError(f"{file.path}: a {army.ruleset!r} army cannot fight an OpenWar battle")
