@@ -7,6 +7,7 @@ same seeded battles.
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -68,6 +69,13 @@ def run(battles: int, players: tuple[str, str], seed: int, worker_counts: tuple[
             _duration(QUESTION / rate),
         )
     console.print(table)
+    load = os.getloadavg()[0]
+    cores = os.cpu_count() or 1
+    if load > 0.5 * cores:
+        console.print(
+            f"Load average {load:.1f} on {cores} cores: other processes share the cores, so these "
+            "figures (above all for 2 workers) are lower than on a quiet machine."
+        )
 
 
 def _duration(seconds: float) -> str:
