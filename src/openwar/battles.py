@@ -43,20 +43,34 @@ def load_setup(
     seed: int,
     points: int | None = None,
 ) -> BattleSetup:
-    """Read both armies; without a board, generate an OpenWar battleplan from the seed."""
-    from openwar.rulesets.openwar.board import generated_board
-    from openwar.rulesets.openwar.forces import load_force
+    """Read both armies; without a board, generate an Open War battleplan from the seed. The
+    first army file's ruleset picks the rules (both must share it)."""
+    from openwar.armies.files import load_army
+
+    ruleset = load_army(army_files[0]).ruleset
+    if ruleset == "aos":
+        from openwar.rulesets.aos.board import generated_board
+        from openwar.rulesets.aos.forces import load_force
+    else:
+        from openwar.rulesets.openwar.board import generated_board
+        from openwar.rulesets.openwar.forces import load_force  # type: ignore[assignment]
 
     first, _ = load_force(army_files[0], "a")
     second, _ = load_force(army_files[1], "b")
     if board is None:
         limit = max(first.points_limit or 0, second.points_limit or 0) or 1000
         board = generated_board(points or limit, seed)
-    return BattleSetup("openwar", (first, second), board, seed)
+    return BattleSetup(ruleset, (first, second), board, seed)
 
 
 def start(setup: BattleSetup) -> tuple[GameState, list[Event]]:
     """The initial state (before set-up) of a battle."""
+    if setup.ruleset == "aos":
+        from openwar.rulesets.aos.forces import force_units as aos_units
+        from openwar.rulesets.aos.setup import new_battle as aos_battle
+
+        sides = (aos_units(setup.armies[0], "a"), aos_units(setup.armies[1], "b"))
+        return aos_battle(sides, setup.board, setup.seed)
     from openwar.armies.validate import assess
     from openwar.rulesets.openwar.forces import force_units
     from openwar.rulesets.openwar.setup import new_battle
@@ -68,9 +82,10 @@ def start(setup: BattleSetup) -> tuple[GameState, list[Event]]:
     return new_battle((forces[0], forces[1]), setup.board, setup.seed)
 
 
-def make_players(names: tuple[str, str], seed: int) -> tuple[Player, Player]:
+def make_players(
+    names: tuple[str, str], seed: int, ruleset: str = "openwar"
+) -> tuple[Player, Player]:
     from openwar.ai import HeuristicPlayer, SearchPlayer
-    from openwar.rulesets.openwar.players import SimplePlayer
 
     streams = np.random.SeedSequence(seed).spawn(2)
     made: list[Player] = []
@@ -78,7 +93,7 @@ def make_players(names: tuple[str, str], seed: int) -> tuple[Player, Player]:
         if name == "random":
             made.append(RandomPlayer(stream))
         elif name == "simple":
-            made.append(SimplePlayer(stream))
+            made.append(_simple_player(ruleset, stream))
         elif name == "heuristic":
             made.append(HeuristicPlayer(stream))
         elif name == "search":
@@ -88,11 +103,21 @@ def make_players(names: tuple[str, str], seed: int) -> tuple[Player, Player]:
     return made[0], made[1]
 
 
+def _simple_player(ruleset: str, stream: np.random.SeedSequence) -> Player:
+    if ruleset == "aos":
+        from openwar.rulesets.aos.players import SimplePlayer as AosSimplePlayer
+
+        return AosSimplePlayer(stream)
+    from openwar.rulesets.openwar.players import SimplePlayer
+
+    return SimplePlayer(stream)
+
+
 def fight_battle(
     setup: BattleSetup, players: tuple[str, str], keep_rounds: bool = False
 ) -> BattleRecord:
     state, events = start(setup)
-    return play(state, make_players(players, setup.seed), events, keep_rounds)
+    return play(state, make_players(players, setup.seed, setup.ruleset), events, keep_rounds)
 
 
 def replay_json(

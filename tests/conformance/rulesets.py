@@ -38,6 +38,7 @@ class BattleFixture:
     split: Callable[[UnitState], bool]
     already_acted: Callable[[GameState], Action | None]
     out_of_reach: Callable[[GameState, Action], Action | None]
+    returns_slain: bool = False
 
 
 def _openwar_setup(seed: int) -> BattleSetup:
@@ -82,7 +83,54 @@ def _openwar() -> BattleFixture:
     )
 
 
-FIXTURES: dict[str, Callable[[], BattleFixture]] = {"openwar": _openwar}
+def _aos_setup(seed: int) -> BattleSetup:
+    armies = (EXAMPLES / "aos" / "gilded_vanguard.yaml", EXAMPLES / "aos" / "ember_court.yaml")
+    return load_setup(armies, None, seed)
+
+
+def _aos_already_moved(state: GameState) -> Action | None:
+    """In the movement phase, a second move for a unit that has moved."""
+    if state.phase != "movement" or state.extra.get("pending") is not None:
+        return None
+    for unit in state.side_units(state.active):
+        members = state.on_table(unit.id)
+        if unit.flags.get("moved") and len(members):
+            here = state.pos[members].mean(axis=0)
+            return Action("move", state.active, unit.id, point=(here[0], here[1]), choice="normal")
+    return None
+
+
+def _aos_out_of_reach(state: GameState, action: Action) -> Action | None:
+    """A move sent to the table corner furthest from the unit: beyond any Move or run."""
+    if action.kind not in ("move", "run_move") or action.point is None or action.unit is None:
+        return None
+    far = _far_corner(state, action.unit)
+    return Action(action.kind, action.side, action.unit, action.target, far, action.choice)
+
+
+def _far_corner(state: GameState, unit_id: str) -> tuple[float, float]:
+    here = state.pos[state.on_table(unit_id)].mean(axis=0)
+    corners = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    corners *= [float(state.board["width"]) - 2.0, float(state.board["depth"]) - 2.0]
+    corners += 1.0
+    far = corners[int(np.argmax(np.hypot(*(corners - here).T)))]
+    return (float(far[0]), float(far[1]))
+
+
+def _aos() -> BattleFixture:
+    from openwar.rulesets.aos.rules import battle_rules
+
+    return BattleFixture(
+        setup=_aos_setup,
+        coherency=battle_rules().coherency,
+        split=lambda unit: bool(unit.flags.get("split")),
+        already_acted=_aos_already_moved,
+        out_of_reach=_aos_out_of_reach,
+        returns_slain=True,  # aos returns slain models (Restless Dead, Reinforcements)
+    )
+
+
+FIXTURES: dict[str, Callable[[], BattleFixture]] = {"openwar": _openwar, "aos": _aos}
 
 
 def fixture_for(ruleset: str) -> BattleFixture:

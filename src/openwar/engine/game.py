@@ -106,7 +106,10 @@ class Rules(Protocol):
         ...
 
 
-BATTLE_MODULES = {"openwar": "openwar.rulesets.openwar.battle"}
+BATTLE_MODULES = {
+    "openwar": "openwar.rulesets.openwar.battle",
+    "aos": "openwar.rulesets.aos.battle",
+}
 
 
 def rules_for(ruleset: str) -> Rules:

@@ -1,0 +1,310 @@
+"""Shooting and fighting: which models attack with which weapons, the attack sequence rolled
+with the same roll definitions as the exact odds (``AosAttack.tests()``), damage pooled and
+allocated once the unit's attacks are done (seed "Allocating Wounds", "Mortal Wounds")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from openwar.dice.d6 import D6Test, Reroll
+from openwar.dice.notation import parse_dice
+from openwar.engine.events import Event
+from openwar.engine.game import Dice
+from openwar.engine.space import unit_gaps
+from openwar.engine.state import GameState
+from openwar.geometry.sight import visibility_matrix
+from openwar.rulesets.aos.board import sight_blockers, terrain, wholly_within
+from openwar.rulesets.aos.moves import EPS, enemy_gap, side_minis, unit_gap
+from openwar.rulesets.aos.odds import AosAttack
+from openwar.rulesets.aos.rules import battle_rules
+from openwar.rulesets.aos.wounds import allocate, roll_expr, templates
+
+
+@dataclass
+class WeaponUse:
+    weapon: dict[str, Any]
+    attacks: int
+
+
+def visible(state: GameState, viewers: np.ndarray, targets: np.ndarray) -> np.ndarray:
+    """(n, m) who sees whom: terrain that blocks sight, and Dead of Night's limit."""
+    seen = visibility_matrix(
+        state.pos[viewers],
+        state.radius[viewers],
+        state.pos[targets],
+        state.radius[targets],
+        sight_blockers(state),
+    )
+    limit = state.extra.get("sight_limit")
+    if limit is not None:
+        seen &= unit_gaps(state, viewers, targets) <= float(limit) + EPS
+    return np.asarray(seen)
+
+
+def weapon_for(state: GameState, unit_id: str, weapon: dict[str, Any]) -> dict[str, Any]:
+    """A weapon with Thundering-Charge-style changes in a turn the unit charged."""
+    unit = state.unit(unit_id)
+    if not unit.flags.get("charged"):
+        return weapon
+    changed = dict(weapon)
+    for t in templates(state, unit_id, "weapon_on_charge"):
+        if t["weapon"] == weapon["name"]:
+            for key in ("rend", "damage"):
+                if t[key] is not None:
+                    changed[key] = t[key]
+    return changed
+
+
+def attackers(
+    state: GameState, unit_id: str, target_id: str, missile: bool, dice: Dice | None
+) -> list[WeaponUse]:
+    """Each weapon and how many attacks it makes at the target. Missile weapons need range
+    and sight; melee weapons range. Random Attacks are rolled per model (seed "Random
+    Values"); without dice (for menus) only whether anyone can attack matters."""
+    unit = state.unit(unit_id)
+    ours, theirs = state.on_table(unit_id), state.on_table(target_id)
+    if len(ours) == 0 or len(theirs) == 0:
+        return []
+    gap = unit_gaps(state, ours, theirs).min(axis=1)
+    seen: np.ndarray = (
+        np.asarray(visible(state, ours, theirs).any(axis=1))
+        if missile
+        else np.ones(len(ours), bool)
+    )
+    found: dict[str, WeaponUse] = {}
+    for k, mini in enumerate(ours):
+        loadout = unit.profile["loadouts"][int(state.loadout[mini])]
+        for weapon in unit.profile["missile" if missile else "melee"]:
+            if gap[k] > float(weapon["range"]) + EPS or not seen[k]:
+                continue
+            count = roll_expr(weapon["attacks"], dice) if dice is not None else 1
+            count += sum(
+                int(e["value"])
+                for e in loadout["effects"]
+                if e["template"] == "extra_attacks" and e.get("weapon") in (None, weapon["name"])
+            )
+            use = found.setdefault(weapon["name"], WeaponUse(weapon_for(state, unit_id, weapon), 0))
+            use.attacks += max(count, 0)
+    return [u for u in found.values() if u.attacks > 0]
+
+
+def in_cover(state: GameState, unit_id: str, phase: str) -> bool:
+    """Seed "Cover": every model wholly on or within one terrain feature; not in combat after
+    charging; never for MONSTER or WAR MACHINE units with Wounds 8 or more."""
+    unit = state.unit(unit_id)
+    rules = battle_rules()
+    big = int(unit.profile["wounds"]) >= rules.cover_big_wounds
+    if big and ({"MONSTER", "WAR MACHINE"} & set(unit.profile["keywords"])):
+        return False
+    if phase == "combat" and unit.flags.get("charged"):
+        return False
+    members = state.on_table(unit_id)
+    return any(
+        wholly_within(shape, state.pos[members], state.radius[members]) for shape in terrain(state)
+    )
+
+
+def _condition(state: GameState, unit_id: str, entry: dict[str, Any]) -> bool:
+    when = entry.get("when", "always")
+    unit = state.unit(unit_id)
+    if when == "charged":
+        return bool(unit.flags.get("charged"))
+    if when == "not_charged":
+        return not unit.flags.get("charged")
+    if when == "no_enemy_within":
+        return enemy_gap(state, unit_id) > float(entry["range"]) + EPS
+    if when == "near_hero":
+        return any(
+            "HERO" in u.profile["keywords"] and unit_gap(state, unit_id, u.id) <= entry["range"]
+            for u in state.side_units(unit.side)
+            if u.id != unit_id
+        )
+    return True
+
+
+def _applies(entry: dict[str, Any], missile: bool) -> bool:
+    kind = str(entry.get("attacks", "all"))
+    return kind == "all" or (kind == "missile") == missile
+
+
+def roll_modifier(state: GameState, unit_id: str, roll: str, missile: bool, side: str) -> int:
+    total = 0
+    for entry in templates(state, unit_id, "roll_modifier"):
+        if entry["roll"] == roll and entry["side"] == side and _applies(entry, missile):
+            total += int(entry["value"]) if _condition(state, unit_id, entry) else 0
+    if side == "attacker":
+        total += _aura(state, unit_id, roll)
+    return total
+
+
+def _aura(state: GameState, unit_id: str, roll: str) -> int:
+    unit = state.unit(unit_id)
+    total = 0
+    for friend in state.side_units(unit.side):
+        for entry in templates(state, friend.id, "aura_roll_modifier"):
+            if entry["roll"] != roll or entry["keyword"] not in unit.profile["keywords"]:
+                continue
+            if _wholly_within_unit(state, unit_id, friend.id, float(entry["range"])):
+                total += int(entry["value"])
+    return total
+
+
+def _wholly_within_unit(state: GameState, unit_id: str, other: str, distance: float) -> bool:
+    ours, theirs = state.on_table(unit_id), state.on_table(other)
+    if len(ours) == 0 or len(theirs) == 0:
+        return False
+    if unit_id == other:
+        return True
+    centre = np.hypot(*(state.pos[ours][:, None, :] - state.pos[theirs][None, :, :]).T).T
+    far_edge = centre + state.radius[ours][:, None] - state.radius[theirs][None, :]
+    return bool((far_edge.min(axis=1) <= distance + EPS).all())
+
+
+def _reroll(
+    state: GameState, unit_id: str, roll: str, missile: bool, side_flags: list[str]
+) -> Reroll:
+    found = Reroll.NONE
+    for entry in templates(state, unit_id, "reroll"):
+        if entry["roll"] == roll and _applies(entry, missile) and _condition(state, unit_id, entry):
+            found = (
+                Reroll.FAILED if entry["which"] == "failed" else max(found, Reroll.ONES, key=_rank)
+            )
+    if any(state.unit(unit_id).flags.get(flag) is not None for flag in side_flags):
+        found = max(found, Reroll.ONES, key=_rank)
+    return found
+
+
+def _rank(reroll: Reroll) -> int:
+    return {Reroll.NONE: 0, Reroll.ONES: 1, Reroll.FAILED: 2}.get(reroll, 0)
+
+
+def look_out_sir(state: GameState, target_id: str) -> bool:
+    """Seed "Look Out, Sir!": a HERO (not a MONSTER) within 3" of a friendly unit of 3+."""
+    rules = battle_rules()
+    target = state.unit(target_id)
+    keywords = target.profile["keywords"]
+    if "HERO" not in keywords or "MONSTER" in keywords:
+        return False
+    return any(
+        state.size(u.id) >= rules.look_out_sir_models
+        and unit_gap(state, target_id, u.id) <= rules.look_out_sir_range + EPS
+        for u in state.side_units(target.side)
+        if u.id != target_id
+    )
+
+
+def attack_profile(
+    state: GameState,
+    unit_id: str,
+    target_id: str,
+    weapon: dict[str, Any],
+    missile: bool,
+    phase: str,
+) -> AosAttack:
+    """The odds module's attack for one weapon: its tests are the battle's rolls."""
+    target = state.unit(target_id)
+    hit_mod = roll_modifier(state, unit_id, "hit", missile, "attacker")
+    if missile and look_out_sir(state, target_id):
+        hit_mod += battle_rules().look_out_sir_hit
+    wound_mod = roll_modifier(state, unit_id, "wound", missile, "attacker")
+    side = state.unit(unit_id).side
+    if state.extra["revenge"][side] > state.extra["turns"]:
+        wound_mod += 1
+    save = target.profile["save"]
+    mortal = sum(
+        int(t["mortal"])
+        for t in templates(state, unit_id, "mortal_on_6_hit")
+        if _applies(t, missile)
+    )
+    return AosAttack(
+        attacks=parse_dice(1),
+        hit=int(weapon["to_hit"]),
+        wound=int(weapon["to_wound"]),
+        rend=int(weapon["rend"]),
+        damage=parse_dice(weapon["damage"]),
+        save=7 if save is None else int(save),
+        cover=in_cover(state, target_id, phase),
+        hit_modifier=hit_mod,
+        wound_modifier=wound_mod,
+        save_modifier=roll_modifier(state, target_id, "save", missile, "defender"),
+        reroll_hits=_reroll(state, unit_id, "hit", missile, ["damned", "talisman"]),
+        reroll_wounds=_reroll(state, unit_id, "wound", missile, []),
+        reroll_saves=_reroll(state, target_id, "save", missile, ["mystic_shield"]),
+        mortal_on_6_hit=mortal,
+    )
+
+
+def roll_test(test: D6Test, count: int, dice: Dice) -> tuple[np.ndarray, np.ndarray]:
+    """Roll ``count`` dice for one test, re-roll once the faces it re-rolls, and judge every
+    final unmodified face with ``D6Test.passes`` (the exact-odds definition)."""
+    if count == 0:
+        return np.zeros(0, np.int64), np.zeros(0, bool)
+    faces = np.asarray(dice.d6(count), dtype=np.int64).copy()
+    again = test.reroll_faces[faces - 1]
+    if again.any():
+        faces[again] = dice.d6(int(again.sum()))
+    passed = np.array([test.passes(int(f)) for f in faces], dtype=bool)
+    return faces, passed
+
+
+def attack(
+    state: GameState, unit_id: str, target_id: str, dice: Dice, *, missile: bool, phase: str
+) -> list[Event]:
+    """All of a unit's attacks at one target: hit, wound and save rolls weapon by weapon
+    (seed "Multiple Attacks"), then the total damage and mortal wounds are allocated."""
+    uses = attackers(state, unit_id, target_id, missile, dice)
+    damage = 0
+    detail = []
+    for use in uses:
+        profile = attack_profile(state, unit_id, target_id, use.weapon, missile, phase)
+        hit, wound, save = profile.tests()
+        hit_faces, hits = roll_test(hit, use.attacks, dice)
+        sixes = int((hit_faces == 6).sum()) if profile.mortal_on_6_hit else 0
+        mortal = sixes * profile.mortal_on_6_hit
+        _, wounds = roll_test(wound, int(hits.sum()), dice)
+        _, saved = roll_test(save, int(wounds.sum()), dice)
+        through = int(wounds.sum() - saved.sum())
+        dealt = sum(roll_expr(use.weapon["damage"], dice) for _ in range(through))
+        damage += dealt + mortal
+        detail.append(
+            {
+                "weapon": use.weapon["name"],
+                "attacks": use.attacks,
+                "hits": int(hits.sum()),
+                "wounds": int(wounds.sum()),
+                "unsaved": through,
+                "damage": dealt,
+                "mortal": mortal,
+            }
+        )
+    before = state.size(target_id)
+    events = [
+        Event(
+            "attack",
+            {
+                "unit": unit_id,
+                "target": target_id,
+                "missile": missile,
+                "weapons": detail,
+                "damage": damage,
+            },
+        )
+    ]
+    events += allocate(state, target_id, damage, dice, state.unit(unit_id).side, "attack")
+    events[0].data["slain"] = before - state.size(target_id)
+    return events
+
+
+def can_target_missile(state: GameState, unit_id: str, target_id: str) -> bool:
+    """Seed "Shooting Phase": a unit within 3" of an enemy may only shoot units within 3"."""
+    close = battle_rules().shooting_close
+    if enemy_gap(state, unit_id) <= close + EPS and unit_gap(state, unit_id, target_id) > close:
+        return False
+    return bool(attackers(state, unit_id, target_id, True, None))
+
+
+def friends_on_table(state: GameState, side: int) -> np.ndarray:
+    return side_minis(state, side)

@@ -1,0 +1,172 @@
+"""The table of an Age of Sigmar battle: an Open War battleplan (or First Blood) as plain JSON.
+
+Territories keep their full outline (victory conditions measure to them) and a deployment
+zone (the territory less 6" round the enemy's: Open War "Deployment"). Side 0 takes Territory
+A, side 1 Territory B (AOS-B2).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon
+
+from openwar.engine.state import FloatArray, GameState
+from openwar.errors import OpenWarError
+from openwar.rulesets.aos.rules import battle_rules
+
+SIDES = ("A", "B")
+
+
+def board_from_plan(plan: dict[str, Any]) -> dict[str, Any]:
+    """A board from ``openwar battleplan --ruleset aos --json``."""
+    from openwar.battleplans.data import load_battlepack
+    from openwar.battleplans.maps import deployment_zone
+    from openwar.geometry.features import Territory as Land
+
+    if plan.get("ruleset") != "aos" or plan.get("units") != "inch":
+        raise OpenWarError(
+            f"the battleplan is for {plan.get('ruleset')!r}; an aos battle needs one made with "
+            "`openwar battleplan --ruleset aos`"
+        )
+    lands = {s: Land(s, Polygon(plan["map"]["territories"][s])) for s in SIDES}
+    gap = load_battlepack("aos").deployment.enemy_territory_gap
+    zones = [
+        _largest_ring(deployment_zone(lands[own], lands[other], gap))
+        for own, other in (("A", "B"), ("B", "A"))
+    ]
+    winner = str(plan.get("roll_offs", {}).get("terrain", {}).get("winner", "Player 1"))
+    victory = plan["victory"]
+    return {
+        "name": f"{plan['map']['name']}: {victory['name']}",
+        "width": float(plan["battlefield"]["width"]),
+        "depth": float(plan["battlefield"]["depth"]),
+        "unit": "inch",
+        "territories": [[list(p) for p in plan["map"]["territories"][s]] for s in SIDES],
+        "zones": zones,
+        "terrain": [
+            {
+                "name": t["name"],
+                "polygon": t["polygon"],
+                "blocks_sight": t.get("blocks_sight", True),
+                "scenery": (t.get("scenery") or {}).get("name"),
+            }
+            for t in plan.get("terrain", [])
+        ],
+        "objectives": [list(o) for o in victory.get("objectives", [])],
+        "victory": victory["name"],
+        "arcane_prize": [row["name"] for row in victory.get("arcane_prize_table", [])],
+        "twist": (plan.get("twist") or {}).get("name", "No Twist"),
+        "ruses": [(plan.get("ruses") or {}).get(s, {}).get("name") for s in SIDES],
+        "terrain_first": 1 if winner.endswith("2") else 0,
+        "rounds": int(plan.get("game_length") or battle_rules().rounds),
+        "control_range": float(plan.get("objective_control_range") or 6),
+    }
+
+
+def first_blood_board(width: float = 72.0, depth: float = 48.0) -> dict[str, Any]:
+    """The First Blood battleplan (seed 001): halves of a 6' x 4' table, set up more than 12"
+    from enemy territory, no objectives, scored by the Wounds of slain enemy models."""
+    half = depth / 2
+    gap = 12.0
+    return {
+        "name": "First Blood",
+        "width": width,
+        "depth": depth,
+        "unit": "inch",
+        "territories": [
+            [[0.0, 0.0], [width, 0.0], [width, half], [0.0, half]],
+            [[0.0, half], [width, half], [width, depth], [0.0, depth]],
+        ],
+        "zones": [
+            [[0.0, 0.0], [width, 0.0], [width, half - gap - 0.01], [0.0, half - gap - 0.01]],
+            [[0.0, half + gap + 0.01], [width, half + gap + 0.01], [width, depth], [0.0, depth]],
+        ],
+        "terrain": [],
+        "objectives": [],
+        "victory": "First Blood",
+        "arcane_prize": [],
+        "twist": "No Twist",
+        "ruses": [None, None],
+        "terrain_first": 0,
+        "rounds": battle_rules().rounds,
+        "control_range": battle_rules().objective_range,
+    }
+
+
+def generated_board(points: int, seed: int) -> dict[str, Any]:
+    from openwar.battleplans.generator import generate
+    from openwar.battleplans.report import battleplan_json
+
+    return board_from_plan(battleplan_json(generate("aos", points, seed)))
+
+
+def _largest_ring(shape: Any) -> list[list[float]]:
+    parts = list(getattr(shape, "geoms", [shape]))
+    biggest = max(parts, key=lambda part: part.area)
+    return [[round(x, 3), round(y, 3)] for x, y in biggest.exterior.coords[:-1]]
+
+
+@lru_cache(maxsize=256)
+def polygon(coords: tuple[tuple[float, float], ...]) -> Polygon:
+    shape = Polygon(coords)
+    shapely.prepare(shape)
+    return shape
+
+
+def _poly(points: list[list[float]]) -> Polygon:
+    return polygon(tuple((float(x), float(y)) for x, y in points))
+
+
+def territory(state: GameState, side: int) -> Polygon:
+    return _poly(state.board["territories"][side])
+
+
+def zone(state: GameState, side: int) -> Polygon:
+    return _poly(state.board["zones"][side])
+
+
+def terrain(state: GameState) -> list[Polygon]:
+    return [_poly(t["polygon"]) for t in state.board.get("terrain", [])]
+
+
+def wholly_within(shape: Polygon, xy: FloatArray, radius: FloatArray) -> bool:
+    """Every round base lies wholly inside ``shape``."""
+    inside = shapely.contains_xy(shape, xy[:, 0], xy[:, 1])
+    edge = shapely.distance(shape.exterior, shapely.points(xy))
+    return bool(np.all(inside & (edge >= radius - 1e-9)))
+
+
+def wholly_outside(shape: Polygon, xy: FloatArray, radius: FloatArray) -> bool:
+    return bool(np.all(shapely.distance(shape, shapely.points(xy)) >= radius - 1e-9))
+
+
+def base_to_shape(shape: Polygon, xy: FloatArray, radius: FloatArray) -> FloatArray:
+    """Distance from each base's edge to a shape (0 when touching or inside)."""
+    d = shapely.distance(shape, shapely.points(xy)) - radius
+    return np.asarray(np.maximum(d, 0.0), dtype=np.float64)
+
+
+def objectives(state: GameState) -> list[tuple[float, float]]:
+    return [(float(x), float(y)) for x, y in state.extra.get("objectives", [])]
+
+
+def sight_blockers(state: GameState) -> list[Polygon]:
+    return [
+        _poly(t["polygon"]) for t in state.board.get("terrain", []) if t.get("blocks_sight", True)
+    ]
+
+
+def grid(shape: Polygon, columns: int, rows: int) -> list[tuple[float, float]]:
+    x0, y0, x1, y1 = shape.bounds
+    xs = np.linspace(x0, x1, columns + 2)[1:-1]
+    ys = np.linspace(y0, y1, rows + 2)[1:-1]
+    return [
+        (round(float(x), 3), round(float(y), 3))
+        for y in ys
+        for x in xs
+        if shape.contains(shapely.Point(x, y))
+    ]

@@ -1,0 +1,140 @@
+"""From an Age of Sigmar army list to the units of a battle: warscroll characteristics,
+weapons, ability templates, options per model, base sizes, general and battalions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from openwar.armies.files import load_army
+from openwar.armies.model import ArmyList, ArmyUnit
+from openwar.armies.validate import assess
+from openwar.errors import OpenWarError
+from openwar.rulesets import load_ruleset
+from openwar.rulesets.aos.abilities import option_templates, templates_for
+from openwar.rulesets.aos.catalog import AosCatalog, AosWeapon, Warscroll
+from openwar.rulesets.aos.rules import battle_rules
+
+
+class ArmyNotReadyError(OpenWarError):
+    """The army cannot fight: wrong ruleset, or it breaks the army-building rules."""
+
+
+@dataclass(frozen=True)
+class ForceUnit:
+    """One unit ready for battle: profile, which loadout each model carries, base radius."""
+
+    id: str
+    name: str
+    kind: str
+    points: int
+    profile: dict[str, Any]
+    loadouts: tuple[int, ...]
+    base_radius: float
+
+
+def load_force(path: Path, prefix: str) -> tuple[ArmyList, list[ForceUnit]]:
+    """Read, validate and convert an Age of Sigmar army file."""
+    army = load_army(path)
+    if army.ruleset != "aos":
+        raise ArmyNotReadyError(f"{path}: a {army.ruleset!r} army cannot fight an aos battle")
+    report = assess(army)
+    if not report.valid:
+        first = report.problems[0]
+        more = f" (and {len(report.problems) - 1} more)" if len(report.problems) > 1 else ""
+        raise ArmyNotReadyError(f"{path}: {first.message}{more}")
+    return army, force_units(army, prefix)
+
+
+def force_units(army: ArmyList, prefix: str) -> list[ForceUnit]:
+    catalog = load_ruleset("aos").data
+    assert isinstance(catalog, AosCatalog)
+    costs = {cost.unit: cost.total for cost in assess(army).cost.units}
+    battalion_of = {name: b.name for b in army.battalions for name in b.units}
+    found = []
+    for i, unit in enumerate(army.units):
+        scroll = catalog.unit(unit.type)
+        assert scroll is not None  # the army was validated
+        found.append(
+            _force_unit(
+                unit,
+                scroll,
+                f"{prefix}{i + 1}",
+                costs.get(unit.name, 0),
+                battalion_of.get(unit.name),
+                unit.name == army.general,
+            )
+        )
+    return found
+
+
+def base_radius(keywords: list[str]) -> float:
+    """AOS-B3: a round base by keyword, first match in data/battle.yaml."""
+    rules = battle_rules()
+    for entry in rules.base_radius:
+        if entry.keyword in keywords:
+            return entry.radius
+    return rules.default_base_radius
+
+
+def _force_unit(
+    unit: ArmyUnit,
+    scroll: Warscroll,
+    uid: str,
+    points: int,
+    battalion: str | None,
+    general: bool,
+) -> ForceUnit:
+    size = unit.size or scroll.size
+    carried: list[list[str]] = [[] for _ in range(size)]
+    for choice in unit.options:
+        for model in range(choice.models or size):
+            carried[model].append(choice.name)
+    combos: list[tuple[str, ...]] = []
+    loadout_of: list[int] = []
+    for names in carried:
+        key = tuple(sorted(set(names)))
+        if key not in combos:
+            combos.append(key)
+        loadout_of.append(combos.index(key))
+    loadouts = [
+        {"options": list(c), "effects": [t for n in c for t in option_templates(scroll.name, n)]}
+        for c in combos
+    ]
+    profile = {
+        "warscroll": scroll.name,
+        "move": scroll.move,
+        "wounds": scroll.wounds,
+        "bravery": scroll.bravery,
+        "save": scroll.save,
+        "keywords": list(scroll.keywords),
+        "missile": [_weapon(w) for w in scroll.missile_weapons],
+        "melee": [_weapon(w) for w in scroll.melee_weapons],
+        "abilities": templates_for(scroll.name),
+        "loadouts": loadouts,
+        "battalion": battalion,
+        "allied": unit.allied,
+        "general": general,
+    }
+    return ForceUnit(
+        uid,
+        unit.name,
+        scroll.name,
+        points,
+        profile,
+        tuple(loadout_of),
+        base_radius(scroll.keywords),
+    )
+
+
+def _weapon(weapon: AosWeapon) -> dict[str, Any]:
+    return {
+        "name": weapon.name,
+        "range": weapon.range,
+        "attacks": str(weapon.attacks),
+        "to_hit": weapon.to_hit,
+        "to_wound": weapon.to_wound,
+        "rend": weapon.rend,
+        "damage": str(weapon.damage),
+    }

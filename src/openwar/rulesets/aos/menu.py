@@ -1,0 +1,227 @@
+"""The finite menu of actions for the side to decide, phase by phase. Moves are offered as
+candidates (towards each enemy unit, each objective, away from the enemy); any other point a
+person gives is checked by the same rules when applied."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from openwar.engine.actions import Action
+from openwar.engine.state import GameState, UnitState
+from openwar.rulesets.aos import attacks, handlers, magic, phases
+from openwar.rulesets.aos.board import objectives
+from openwar.rulesets.aos.moves import EPS, block_shift, centre, enemy_minis, gap_after, near_enemy
+from openwar.rulesets.aos.rules import battle_rules
+from openwar.rulesets.aos.wounds import templates
+
+MIN_MOVE = 0.25
+
+
+def menu(state: GameState) -> list[Action]:
+    side = state.active
+    if state.phase == "first_turn":
+        return [
+            Action("first_turn", side, choice="first"),
+            Action("first_turn", side, choice="second"),
+        ]
+    pending = state.extra.get("pending")
+    if pending is not None:
+        return _pending_menu(state, pending)
+    found = {
+        "hero": _hero,
+        "movement": _movement,
+        "shooting": _shooting,
+        "charge": _charge,
+        "combat": _combat,
+        "battleshock": _battleshock,
+    }[state.phase](state, side)
+    return found
+
+
+def _end(side: int) -> Action:
+    return Action("end_phase", side)
+
+
+def _hero(state: GameState, side: int) -> list[Action]:
+    found = magic.cast_menu(state, side)
+    if state.extra["phase_started"]:
+        found += [
+            Action("sacrifice", side, u)
+            for u in handlers.near_scenery(state, side, "Damned")
+            if state.unit(u).flags.get("damned") is None
+        ]
+    found += [
+        Action("firestarter", side, choice=str(k)) for k in handlers.fire_targets(state, side)
+    ]
+    return [*found, _end(side)]
+
+
+def move_points(
+    state: GameState, unit: UnitState, limit: float, kind: str
+) -> list[tuple[float, float]]:
+    """Candidate destinations: towards each enemy unit and objective (keeping 3" away), or for
+    a retreat away from the nearest enemies."""
+    rules = battle_rules()
+    fly = handlers.flies(unit)
+    here = np.asarray(centre(state, unit.id))
+    goals: list[np.ndarray] = []
+    if kind == "retreat":
+        enemies = enemy_minis(state, unit.side)
+        away = here - state.pos[enemies].mean(axis=0)
+        norm = float(np.hypot(*away)) or 1.0
+        for angle in (0.0, 0.6, -0.6):
+            c, s = np.cos(angle), np.sin(angle)
+            turn = np.array([c * away[0] - s * away[1], s * away[0] + c * away[1]]) / norm
+            goals.append(here + turn * limit)
+    else:
+        goals += [
+            np.asarray(centre(state, u.id))
+            for u in state.side_units(1 - unit.side)
+            if len(state.on_table(u.id))
+        ]
+        goals += [np.asarray(p) for p in objectives(state)]
+    found: list[tuple[float, float]] = []
+    for goal in goals:
+        keep = None if kind == "retreat" else rules.enemy_gap
+        shift = block_shift(state, unit.id, goal, limit, keep_away=keep, fly=fly)
+        if float(np.hypot(*shift)) < MIN_MOVE:
+            continue
+        if kind == "retreat":
+            members = state.on_table(unit.id)
+            if (
+                gap_after(state, state.pos[members] + shift, members, enemy_minis(state, unit.side))
+                <= rules.enemy_gap + EPS
+            ):
+                continue
+        end = np.round(here + shift, 6)
+        point = (float(end[0]), float(end[1]))
+        if point not in found:
+            found.append(point)
+    return found
+
+
+def _movement(state: GameState, side: int) -> list[Action]:
+    found: list[Action] = []
+    if not state.extra["ending_movement"]:
+        for unit in state.side_units(side):
+            if unit.flags.get("moved") or not len(state.on_table(unit.id)):
+                continue
+            if near_enemy(state, unit.id):
+                found += [
+                    Action("move", side, unit.id, point=p, choice="retreat")
+                    for p in move_points(
+                        state, unit, handlers.move_allowance(state, unit), "retreat"
+                    )
+                ]
+                continue
+            found += [
+                Action("move", side, unit.id, point=p, choice="normal")
+                for p in move_points(state, unit, handlers.move_allowance(state, unit), "normal")
+            ]
+            found.append(Action("run", side, unit.id))
+    for unit_id in handlers.waiting_reserves(state, side):
+        if state.round <= battle_rules().outflank_last_turn:
+            points = handlers.edge_points(state, state.unit(unit_id))
+            found += [Action("arrive", side, unit_id, point=p) for p in points]
+            if not points and handlers.must_arrive(state):
+                found.append(Action("arrive", side, unit_id))
+    for unit_id in handlers.reinforceable(state, side):
+        found += [
+            Action("reinforce", side, unit_id, point=p)
+            for p in handlers.edge_points(state, state.unit(unit_id))
+        ]
+    if not handlers.must_arrive(state):
+        found.append(_end(side))
+    return found
+
+
+def _pending_menu(state: GameState, pending: dict[str, object]) -> list[Action]:
+    side = state.active
+    kind = pending["kind"]
+    if kind == "unbind":
+        return magic.unbind_menu(state)
+    unit = state.unit(str(pending["unit"]))
+    if kind == "run":
+        limit = (
+            handlers.move_allowance(state, unit)
+            + int(str(pending["roll"]))
+            + int(str(pending["bonus"]))
+        )
+        found = [
+            Action("run_move", side, unit.id, point=p)
+            for p in move_points(state, unit, limit, "run")
+        ]
+        found.append(Action("run_move", side, unit.id))
+        if int(str(pending["roll"])) < 6 and handlers.can_command(state, unit):
+            found.append(Action("at_the_double", side, unit.id))
+        return found
+    from openwar.rulesets.aos.moves import charge_shift
+
+    roll = float(str(pending["roll"]))
+    found = [
+        Action("charge_move", side, unit.id, target=enemy.id)
+        for enemy in state.side_units(1 - side)
+        if len(state.on_table(enemy.id))
+        and charge_shift(state, unit.id, enemy.id, roll, handlers.flies(unit)) is not None
+    ]
+    found.append(Action("charge_move", side, unit.id))
+    if not pending["rerolled"] and handlers.can_command(state, unit):
+        found.append(Action("forward_to_victory", side, unit.id))
+    return found
+
+
+def _shooting(state: GameState, side: int) -> list[Action]:
+    found = []
+    for unit in state.side_units(side):
+        if not handlers.can_shoot(state, unit):
+            continue
+        for enemy in state.side_units(1 - side):
+            if len(state.on_table(enemy.id)) and attacks.can_target_missile(
+                state, unit.id, enemy.id
+            ):
+                found.append(Action("shoot", side, unit.id, target=enemy.id))
+    return [*found, _end(side)]
+
+
+def _charge(state: GameState, side: int) -> list[Action]:
+    found = [
+        Action("charge", side, u.id)
+        for u in state.side_units(side)
+        if handlers.can_charge(state, u)
+    ]
+    return [*found, _end(side)]
+
+
+def _combat(state: GameState, side: int) -> list[Action]:
+    found = []
+    for unit_id in phases.eligible_fighters(state, side):
+        targets = handlers.fight_targets(state, unit_id)
+        found += [Action("fight", side, unit_id, target=t) for t in targets]
+    return found
+
+
+def shock_choices(state: GameState, side: int) -> list[Action]:
+    """Inspiring Presence for a unit that must test and is in command range, or a warscroll
+    command ability (Hold Fast) that spares units near its HERO; both cost 1 command point."""
+    if state.extra["cp"][side] <= 0:
+        return []
+    shock = state.extra["shock"]
+    testing = [u for u in phases.needs_test(state, side) if u not in shock["immune"]]
+    if not testing:
+        return []
+    found = [
+        Action("inspiring_presence", side, u) for u in testing if phases.in_command_range(state, u)
+    ]
+    for hero in state.side_units(side):
+        if (
+            templates(state, hero.id, "command_no_battleshock")
+            and hero.id not in shock.get("used", [])
+            and len(state.on_table(hero.id))
+            and handlers.hold_fast_units(state, hero.id)
+        ):
+            found.append(Action("hold_fast", side, hero.id))
+    return found
+
+
+def _battleshock(state: GameState, side: int) -> list[Action]:
+    return [*shock_choices(state, side), Action("done", side)]

@@ -1,0 +1,216 @@
+"""Age of Sigmar movement on the engine's table: distances between units, straight-line
+moves of a whole unit (normal moves, runs, retreats, charges), pile-ins model by model,
+coherency and split units.
+
+A unit moves as a block along a straight line (AOS-B4, as with a movement tray), so it stays
+in the formation it was set up in; every base-crossing check is the engine's exact one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from openwar.engine.space import (
+    OVERLAP_TOLERANCE,
+    centroid,
+    furthest_translation,
+    gaps,
+    groups,
+    placement_clear,
+    unit_gaps,
+)
+from openwar.engine.state import POSITION_DECIMALS, FloatArray, GameState, IntArray
+from openwar.rulesets.aos.rules import battle_rules
+
+EPS = 1e-6
+Point = tuple[float, float]
+
+
+def side_minis(state: GameState, side: int) -> IntArray:
+    units = [i for i, u in enumerate(state.units) if u.side == side]
+    return np.flatnonzero(np.isin(state.unit_of, units) & state.alive & state.deployed)
+
+
+def enemy_minis(state: GameState, side: int) -> IntArray:
+    return side_minis(state, 1 - side)
+
+
+def unit_gap(state: GameState, a: str, b: str) -> float:
+    ours, theirs = state.on_table(a), state.on_table(b)
+    if len(ours) == 0 or len(theirs) == 0:
+        return float("inf")
+    return float(unit_gaps(state, ours, theirs).min())
+
+
+def enemy_gap(state: GameState, unit_id: str) -> float:
+    ours = state.on_table(unit_id)
+    theirs = enemy_minis(state, state.unit(unit_id).side)
+    if len(ours) == 0 or len(theirs) == 0:
+        return float("inf")
+    return float(unit_gaps(state, ours, theirs).min())
+
+
+def near_enemy(state: GameState, unit_id: str) -> bool:
+    """Within 3" of an enemy unit."""
+    return enemy_gap(state, unit_id) <= battle_rules().enemy_gap + EPS
+
+
+def enemies_within(state: GameState, unit_id: str, distance: float) -> list[str]:
+    side = state.unit(unit_id).side
+    return [
+        u.id
+        for u in state.units
+        if u.side != side and unit_gap(state, unit_id, u.id) <= distance + EPS
+    ]
+
+
+def gap_after(state: GameState, moved: FloatArray, movers: IntArray, others: IntArray) -> float:
+    if len(others) == 0:
+        return float("inf")
+    return float(gaps(moved, state.radius[movers], state.pos[others], state.radius[others]).min())
+
+
+def clearance_limit(
+    state: GameState, movers: IntArray, shift: FloatArray, others: IntArray, margin: float
+) -> float:
+    """How far along ``shift`` the movers go before any base comes within ``margin`` of a base
+    of ``others`` (an exact quadratic per pair, like the engine's base-crossing check)."""
+    length = float(np.hypot(*shift))
+    if length == 0.0 or len(others) == 0:
+        return length
+    u = shift / length
+    d = state.pos[movers][:, None, :] - state.pos[others][None, :, :]
+    reach = state.radius[movers][:, None] + state.radius[others][None, :] + margin
+    b = d @ u
+    c = np.einsum("ijk,ijk->ij", d, d) - reach * reach
+    disc = b * b - c
+    hits = (disc >= 0.0) & (b < 0.0)
+    t = np.where(hits, -b - np.sqrt(np.maximum(disc, 0.0)), np.inf)
+    best = float(t.min()) if t.size else np.inf
+    return max(0.0, min(length, best))
+
+
+def block_shift(
+    state: GameState,
+    unit_id: str,
+    towards: FloatArray,
+    limit: float,
+    *,
+    keep_away: float | None,
+    fly: bool,
+    stop_short: float = 0.0,
+) -> FloatArray:
+    """The longest straight shift of the whole unit towards a point (its centre heading
+    there), at most ``limit``, never crossing a base (unless it flies) nor the table edge,
+    and with ``keep_away`` never coming within that distance of an enemy model."""
+    members = state.on_table(unit_id)
+    start = centroid(state, members)
+    delta = np.asarray(towards, dtype=np.float64) - start
+    length = float(np.hypot(*delta))
+    if length == 0.0:
+        return np.zeros(2)
+    travel = min(limit, max(length - stop_short, 0.0))
+    shift = delta / length * travel
+    if keep_away is not None:
+        enemies = enemy_minis(state, state.unit(unit_id).side)
+        shift = (
+            shift / max(travel, EPS) * clearance_limit(state, members, shift, enemies, keep_away)
+        )
+    if fly:
+        return _flying_shift(state, members, shift)
+    return furthest_translation(state, members, shift)
+
+
+def _flying_shift(state: GameState, members: IntArray, shift: FloatArray) -> FloatArray:
+    """A flyer passes over models; it only has to end clear of them and on the table."""
+    steps = np.linspace(1.0, 0.0, 41)
+    for k in steps:
+        xy = state.pos[members] + shift * k
+        if placement_clear(state, members, xy):
+            return np.asarray(shift * k, dtype=np.float64)
+    return np.zeros(2)
+
+
+def apply_shift(state: GameState, unit_id: str, shift: FloatArray) -> float:
+    members = state.on_table(unit_id)
+    state.pos[members] = np.round(state.pos[members] + shift, POSITION_DECIMALS)
+    return float(np.hypot(*shift))
+
+
+def centre(state: GameState, unit_id: str) -> Point:
+    c = centroid(state, state.on_table(unit_id))
+    return (float(c[0]), float(c[1]))
+
+
+def charge_shift(
+    state: GameState, unit_id: str, target_id: str, roll: float, fly: bool
+) -> FloatArray | None:
+    """A straight charge that brings the unit's closest model within 1/2" of the target's
+    closest model, or None when the roll or a blocked path does not allow it."""
+    rules = battle_rules()
+    ours, theirs = state.on_table(unit_id), state.on_table(target_id)
+    if len(ours) == 0 or len(theirs) == 0:
+        return None
+    gap = unit_gaps(state, ours, theirs)
+    i, j = np.unravel_index(int(np.argmin(gap)), gap.shape)
+    direction = state.pos[theirs[j]] - state.pos[ours[i]]
+    length = float(np.hypot(*direction))
+    travel = max(float(gap[i, j]) - rules.charge_contact / 2, 0.0)
+    if length == 0.0 or travel > roll + EPS:
+        return None
+    shift = direction / length * travel
+    shift = _flying_shift(state, ours, shift) if fly else furthest_translation(state, ours, shift)
+    moved = state.pos[ours] + shift
+    if gap_after(state, moved, ours, theirs) > rules.charge_contact + EPS:
+        return None
+    return shift
+
+
+def pile_in(state: GameState, unit_id: str, distance: float) -> float:
+    """Each model moves up to ``distance`` straight towards the nearest enemy model, stopping
+    in base contact; every model ends at least as close as it started. If the unit would be
+    split, the models move as one block instead (AOS-C3). Returns the furthest move."""
+    before = state.pos.copy()
+    ours = state.on_table(unit_id)
+    theirs = enemy_minis(state, state.unit(unit_id).side)
+    if len(ours) == 0 or len(theirs) == 0:
+        return 0.0
+    order = np.argsort(unit_gaps(state, ours, theirs).min(axis=1))
+    furthest = 0.0
+    for k in order:
+        mini = np.array([ours[k]])
+        g = gaps(state.pos[mini], state.radius[mini], state.pos[theirs], state.radius[theirs])[0]
+        j = int(np.argmin(g))
+        if g[j] <= 0.05:
+            continue
+        direction = state.pos[theirs[j]] - state.pos[ours[k]]
+        step = direction / float(np.hypot(*direction)) * min(distance, float(g[j]))
+        shift = furthest_translation(state, mini, step)
+        state.pos[mini] = np.round(state.pos[mini] + shift, POSITION_DECIMALS)
+        furthest = max(furthest, float(np.hypot(*shift)))
+    if len(groups(state, ours, battle_rules().coherency)) > 1:
+        state.pos[:] = before
+        target = state.pos[theirs][np.argmin(unit_gaps(state, ours, theirs).min(axis=0))]
+        shift = block_shift(state, unit_id, target, distance, keep_away=None, fly=False)
+        shift = shift * _no_further(state, ours, theirs, shift)
+        furthest = apply_shift(state, unit_id, shift)
+    return furthest
+
+
+def _no_further(state: GameState, ours: IntArray, theirs: IntArray, shift: FloatArray) -> float:
+    """1.0 if after ``shift`` every model is at least as close to its nearest enemy, else 0."""
+    before = gaps(state.pos[ours], state.radius[ours], state.pos[theirs], state.radius[theirs])
+    after = gaps(
+        state.pos[ours] + shift, state.radius[ours], state.pos[theirs], state.radius[theirs]
+    )
+    return 1.0 if bool((after.min(axis=1) <= before.min(axis=1) + EPS).all()) else 0.0
+
+
+def coherent_groups(state: GameState, unit_id: str) -> list[IntArray]:
+    return groups(state, state.on_table(unit_id), battle_rules().coherency)
+
+
+def within_of_point(state: GameState, minis: IntArray, point: Point, distance: float) -> np.ndarray:
+    """Which of ``minis`` have their base within ``distance`` of ``point``."""
+    d = np.hypot(*(state.pos[minis] - np.asarray(point)).T) - state.radius[minis]
+    return np.asarray(d <= distance + OVERLAP_TOLERANCE)

@@ -1,0 +1,237 @@
+"""A new Age of Sigmar battle: forces and a board become the state before set-up, and the
+set-up itself (alternating units, territories, Ambush and Outflank)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from openwar.engine.actions import Action
+from openwar.engine.errors import IllegalActionError
+from openwar.engine.events import Event
+from openwar.engine.game import Dice, seed_state
+from openwar.engine.space import formation, placement_clear
+from openwar.engine.state import GameState, UnitState
+from openwar.rulesets.aos.board import grid, territory, wholly_outside, wholly_within, zone
+from openwar.rulesets.aos.forces import ForceUnit
+from openwar.rulesets.aos.moves import enemy_minis
+from openwar.rulesets.aos.rules import battle_rules
+
+GRIDS = ((9, 3), (17, 7), (33, 15))
+AMBUSH_GRID = (11, 7)
+
+
+def new_battle(
+    forces: tuple[list[ForceUnit], list[ForceUnit]], board: dict[str, Any], seed: int
+) -> tuple[GameState, list[Event]]:
+    """The state before set-up: the player who set up the terrain sets up first (AOS-B2)."""
+    units: list[UnitState] = []
+    unit_of: list[int] = []
+    loadout: list[int] = []
+    radius: list[float] = []
+    for side, force in enumerate(forces):
+        for entry in force:
+            units.append(
+                UnitState(entry.id, side, entry.name, entry.kind, entry.profile, entry.points)
+            )
+            unit_of += [len(units) - 1] * len(entry.loadouts)
+            loadout += list(entry.loadouts)
+            radius += [entry.base_radius] * len(entry.loadouts)
+    n = len(unit_of)
+    first = int(board.get("terrain_first", 0))
+    state = GameState(
+        ruleset="aos",
+        seed=seed,
+        rng=Dice(seed_state(seed)).state,
+        board=board,
+        units=units,
+        pos=np.zeros((n, 2)),
+        radius=np.asarray(radius, dtype=np.float64),
+        facing=np.zeros(n),
+        alive=np.ones(n, dtype=np.bool_),
+        deployed=np.zeros(n, dtype=np.bool_),
+        unit_of=np.asarray(unit_of, dtype=np.int64),
+        loadout=np.asarray(loadout, dtype=np.int64),
+        phase="setup",
+        active=first,
+    )
+    state.extra = initial_extra(state, forces, board)
+    return state, [Event("set_up_first", {"side": first})]
+
+
+def initial_extra(
+    state: GameState, forces: tuple[list[ForceUnit], list[ForceUnit]], board: dict[str, Any]
+) -> dict[str, Any]:
+    rules = battle_rules()
+    generals: list[str | None] = []
+    cp = []
+    for force in forces:
+        chosen = next((f.id for f in force if f.profile.get("general")), None)
+        generals.append(chosen or (force[0].id if force else None))
+        battalions = {f.profile.get("battalion") for f in force} - {None}
+        cp.append(len(battalions) * rules.command_points_per_battalion)
+    dark = board.get("twist") == "Dead of Night"
+    return {
+        "turn": None,
+        "first": None,
+        "turns": 0,
+        "cp": cp,
+        "pending": None,
+        "spells_cast": [],
+        "objectives": [list(o) for o in board.get("objectives", [])],
+        "control": [None] * len(board.get("objectives", [])),
+        "vp": [0, 0],
+        "looted": [0, 0],
+        "slain_wounds": [0, 0],
+        "slain_models": [0, 0],
+        "destroyed": [],
+        "first_blood": None,
+        "general": generals,
+        "revenge": [0, 0],
+        "sight_limit": rules.dead_of_night_sight if dark else None,
+        "prize": {"result": None, "carrier": None},
+        "burning": [],
+        "ruse_used": [False, False],
+        "finished_first": None,
+        "sudden": None,
+        "log": [],
+        "combat_side": None,
+        "shock": None,
+        "phase_started": False,
+        "reserves": [],
+        "ending_movement": False,
+    }
+
+
+def facing_for(state: GameState, side: int) -> float:
+    own = territory(state, side).centroid
+    other = territory(state, 1 - side).centroid
+    return math.atan2(other.y - own.y, other.x - own.x)
+
+
+def rank_width(unit: UnitState) -> int:
+    rules = battle_rules()
+    return rules.cavalry_rank_width if "CAVALRY" in unit.profile["keywords"] else rules.rank_width
+
+
+def formation_at(state: GameState, unit: UnitState, point: tuple[float, float]) -> np.ndarray:
+    members = state.members(unit.id, alive=False)
+    spacing = float(state.radius[members[0]]) + battle_rules().base_spacing / 2
+    return formation(len(members), point, spacing, rank_width(unit), facing_for(state, unit.side))
+
+
+def fits(state: GameState, unit: UnitState, point: tuple[float, float], ambush: bool) -> bool:
+    members = state.members(unit.id)
+    xy = formation_at(state, unit, point)
+    if not placement_clear(state, members, xy):
+        return False
+    r = state.radius[members]
+    if not ambush:
+        return wholly_within(zone(state, unit.side), xy, r)
+    enemies = enemy_minis(state, unit.side)
+    if len(enemies):
+        from openwar.engine.space import gaps
+
+        near = gaps(xy, r, state.pos[enemies], state.radius[enemies]).min()
+        if near <= battle_rules().ambush_enemy_gap:
+            return False
+    return wholly_outside(territory(state, 1 - unit.side), xy, r)
+
+
+def deployment_points(state: GameState, unit: UnitState) -> list[tuple[float, float]]:
+    shape = zone(state, unit.side)
+    for columns, rows in GRIDS:
+        found = [p for p in grid(shape, columns, rows) if fits(state, unit, p, False)]
+        if found:
+            return found
+    return []
+
+
+def ambush_points(state: GameState, unit: UnitState) -> list[tuple[float, float]]:
+    from shapely.geometry import box
+
+    table = box(0, 0, float(state.board["width"]), float(state.board["depth"]))
+    return [p for p in grid(table, *AMBUSH_GRID) if fits(state, unit, p, True)]
+
+
+def waiting(state: GameState, side: int) -> list[UnitState]:
+    return [u for u in state.units if u.side == side and not u.flags.get("set_up")]
+
+
+def setup_menu(state: GameState) -> list[Action]:
+    side = state.active
+    ruse = state.board["ruses"][side]
+    free = not state.extra["ruse_used"][side]
+    menu: list[Action] = []
+    for unit in waiting(state, side):
+        points = deployment_points(state, unit)
+        menu += [Action("deploy", side, unit.id, point=p) for p in points]
+        if not points:
+            menu.append(Action("deploy", side, unit.id, choice="no room"))
+        if free and ruse == "Ambush":
+            menu += [
+                Action("deploy", side, unit.id, point=p, choice="ambush")
+                for p in ambush_points(state, unit)
+            ]
+        if free and ruse == "Outflank" and not {"HERO", "MONSTER"} & set(unit.profile["keywords"]):
+            menu.append(Action("reserve", side, unit.id))
+    return menu
+
+
+def deploy(state: GameState, action: Action) -> list[Event]:
+    """Set up one unit (or put it in reserve); returns True in ``done`` when set-up ends."""
+    try:
+        unit = state.unit(str(action.unit))
+    except KeyError:
+        raise IllegalActionError("AOS-B2", f"there is no unit {action.unit!r}") from None
+    if unit.side != action.side or unit.flags.get("set_up"):
+        raise IllegalActionError("AOS-B2", f"{unit.id} is not side {action.side}'s to set up")
+    side = unit.side
+    ruse = state.board["ruses"][side]
+    if action.kind == "reserve":
+        if ruse != "Outflank" or state.extra["ruse_used"][side]:
+            raise IllegalActionError("AOS-R3", "only the Outflank ruse puts a unit in reserve")
+        if {"HERO", "MONSTER"} & set(unit.profile["keywords"]):
+            raise IllegalActionError("AOS-R3", "Outflank: not a HERO or MONSTER")
+        state.extra["ruse_used"][side] = True
+        state.extra["reserves"].append(unit.id)
+        event = Event("reserve", {"unit": unit.id, "ruse": "Outflank"})
+    elif action.choice == "no room":
+        if deployment_points(state, unit):
+            raise IllegalActionError("AOS-B2", f"{unit.id} still has room in its territory")
+        state.alive[state.members(unit.id)] = False
+        state.extra["destroyed"].append(unit.id)
+        event = Event("no_room", {"unit": unit.id})
+    else:
+        ambush = action.choice == "ambush"
+        if ambush and (ruse != "Ambush" or state.extra["ruse_used"][side]):
+            raise IllegalActionError(
+                "AOS-R1", "only the Ambush ruse sets a unit up outside the territory"
+            )
+        if action.point is None or not fits(state, unit, action.point, ambush):
+            where = (
+                'outside enemy territory, more than 3" from enemies'
+                if ambush
+                else ("wholly within its territory, more than 6\" from the enemy's")
+            )
+            raise IllegalActionError("AOS-B2", f"{unit.id} must be set up {where}")
+        members = state.members(unit.id)
+        state.pos[members] = formation_at(state, unit, action.point)
+        state.facing[members] = facing_for(state, side)
+        state.deployed[members] = True
+        if ambush:
+            state.extra["ruse_used"][side] = True
+        event = Event("deployed", {"unit": unit.id, "point": list(action.point), "ambush": ambush})
+    unit.flags["set_up"] = True
+    mine, theirs = waiting(state, side), waiting(state, 1 - side)
+    if not mine and state.extra["finished_first"] is None:
+        state.extra["finished_first"] = side
+    if theirs:
+        state.active = 1 - side
+    return [event]
+
+
+def setup_done(state: GameState) -> bool:
+    return not waiting(state, 0) and not waiting(state, 1)

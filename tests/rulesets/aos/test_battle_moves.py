@@ -1,0 +1,173 @@
+"""Age of Sigmar movement, charges and piling in (docs/rules/aos.md, "Battle")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from openwar.engine.actions import Action
+from openwar.engine.errors import IllegalActionError
+from openwar.engine.state import GameState
+
+from .kit import battle, first, gap, in_phase, kinds, line, place, play, profile, unit, weapon
+
+FLY = {"template": "fly", "ability": "Fly"}
+
+
+def lines(a: int = 5, b: int = 5, y_b: float = 30.0, pa: dict[str, Any] | None = None) -> GameState:
+    state = in_phase(battle([unit("a", a, pa)], [unit("b", b)]), "movement")
+    place(state, "a", line(30.0, 10.0, a))
+    place(state, "b", line(30.0, y_b, b))
+    return state
+
+
+def centre_x(state: GameState, uid: str) -> float:
+    return float(state.pos[state.on_table(uid)].mean(axis=0)[0])
+
+
+def test_aos_m1_normal_move_up_to_move_characteristic() -> None:
+    state = lines()
+    here = (32.16, 10.0)
+    after, events = play(state, Action("move", 0, "a", point=(here[0], 15.0), choice="normal"))
+    assert first(events, "moved").data["distance"] == 5.0
+    with pytest.raises(IllegalActionError, match="AOS-M1"):
+        play(state, Action("move", 0, "a", point=(here[0], 15.2), choice="normal"))
+    with pytest.raises(IllegalActionError, match="AOS-M1"):
+        play(after, Action("move", 0, "a", point=(here[0], 16.0), choice="normal"))  # moved
+
+
+def test_aos_m1_a_move_never_crosses_other_models() -> None:
+    state = in_phase(battle([unit("a", 1), unit("w", 3)], [unit("b", 1)]), "movement")
+    place(state, "a", [(30.0, 10.0)])
+    place(state, "w", line(28.92, 12.0, 3))
+    place(state, "b", [(30.0, 40.0)])
+    with pytest.raises(IllegalActionError, match="AOS-M1"):
+        play(state, Action("move", 0, "a", point=(30.0, 14.5), choice="normal"))
+
+
+def test_aos_m5_flying_models_pass_over_other_models() -> None:
+    prof = profile(abilities=[FLY])
+    state = in_phase(battle([unit("a", 1, prof), unit("w", 3)], [unit("b", 1)]), "movement")
+    place(state, "a", [(30.0, 10.0)])
+    place(state, "w", line(28.92, 12.0, 3))
+    place(state, "b", [(30.0, 40.0)])
+    after, _ = play(state, Action("move", 0, "a", point=(30.0, 14.5), choice="normal"))
+    assert float(after.pos[after.members("a")][0][1]) == 14.5
+
+
+def test_aos_m2_no_part_of_a_normal_move_within_3_of_an_enemy() -> None:
+    state = lines(y_b=17.0)  # 7" apart centre to centre: 6.02" between bases
+    with pytest.raises(IllegalActionError, match="AOS-M2"):
+        play(state, Action("move", 0, "a", point=(32.16, 13.5), choice="normal"))
+    after, _ = play(state, Action("move", 0, "a", point=(32.16, 13.0), choice="normal"))
+    assert gap(after, "a", "b") == pytest.approx(3.02)
+
+
+def test_aos_m3_within_3_a_unit_stays_or_retreats_ending_more_than_3_away() -> None:
+    state = lines(y_b=12.0)  # 1.02" apart
+    with pytest.raises(IllegalActionError, match="AOS-M3"):
+        play(state, Action("move", 0, "a", point=(32.16, 9.0), choice="normal"))
+    with pytest.raises(IllegalActionError, match="AOS-M3"):
+        play(state, Action("move", 0, "a", point=(32.16, 8.5), choice="retreat"))  # 2.52" away
+    after, _ = play(state, Action("move", 0, "a", point=(32.16, 7.0), choice="retreat"))
+    assert after.unit("a").flags["retreated"]
+    after.phase = "shooting"
+    with pytest.raises(IllegalActionError, match="AOS-H1"):
+        play(after, Action("shoot", 0, "a", target="b"))
+
+
+def test_aos_m4_run_adds_a_dice_and_forbids_shooting_and_charging() -> None:
+    state = lines(y_b=40.0)
+    state, events = play(state, Action("run", 0, "a"), [4])
+    assert first(events, "run").data["roll"] == 4
+    with pytest.raises(IllegalActionError, match="AOS-M1"):
+        play(state, Action("run_move", 0, "a", point=(32.16, 19.1)))
+    state, _ = play(state, Action("run_move", 0, "a", point=(32.16, 19.0)))
+    state.phase = "charge"
+    with pytest.raises(IllegalActionError, match="AOS-C1"):
+        play(state, Action("charge", 0, "a"))
+
+
+def test_aos_c4_at_the_double_makes_a_run_roll_a_6() -> None:
+    hero = profile(keywords=["HERO", "INFANTRY"])
+    state = in_phase(battle([unit("a", 5), unit("h", 1, hero)], [unit("b", 1)]), "movement")
+    place(state, "a", line(30.0, 10.0, 5))
+    place(state, "h", [(30.0, 7.0)])
+    place(state, "b", [(30.0, 40.0)])
+    state.extra["cp"] = [1, 0]
+    state, _ = play(state, Action("run", 0, "a"), [2])
+    state, _events = play(state, Action("at_the_double", 0, "a"))
+    assert state.extra["pending"]["roll"] == 6 and state.extra["cp"] == [0, 0]
+    state, _ = play(state, Action("run_move", 0, "a", point=(32.16, 21.0)))
+
+
+def test_aos_c1_charge_2d6_ending_within_half_inch() -> None:
+    state = in_phase(lines(y_b=20.0), "charge")  # 9.02" apart
+    state, events = play(state, Action("charge", 0, "a"), [3, 4])
+    assert first(events, "charge_roll").data["roll"] == 7
+    with pytest.raises(IllegalActionError, match="AOS-C1"):
+        play(state, Action("charge_move", 0, "a", target="b"))  # 7 is not enough
+    _failed, events = play(state, Action("charge_move", 0, "a"))
+    assert kinds(events) == ["charge_failed"]
+    state = in_phase(lines(y_b=20.0), "charge")
+    state, _ = play(state, Action("charge", 0, "a"), [5, 4])
+    state, events = play(state, Action("charge_move", 0, "a", target="b"))
+    assert 0.0 <= gap(state, "a", "b") <= 0.5 and state.unit("a").flags["charged"]
+
+
+def test_aos_c1_no_charge_from_beyond_12_or_within_3() -> None:
+    state = in_phase(lines(y_b=23.5), "charge")  # 12.52" apart
+    with pytest.raises(IllegalActionError, match="AOS-C1"):
+        play(state, Action("charge", 0, "a"))
+    state = in_phase(lines(y_b=12.0), "charge")
+    with pytest.raises(IllegalActionError, match="AOS-C1"):
+        play(state, Action("charge", 0, "a"))
+
+
+def test_aos_c2_forward_to_victory_rerolls_the_charge() -> None:
+    hero = profile(keywords=["HERO", "INFANTRY"])
+    state = in_phase(battle([unit("a", 5), unit("h", 1, hero)], [unit("b", 5)]), "charge")
+    place(state, "a", line(30.0, 10.0, 5))
+    place(state, "h", [(50.0, 10.0)])  # 15.55" away: out of range unless the general
+    place(state, "b", line(30.0, 20.0, 5))
+    state.extra["cp"] = [1, 0]
+    state, _ = play(state, Action("charge", 0, "a"), [1, 2])
+    with pytest.raises(IllegalActionError, match="AOS-C2"):
+        play(state, Action("forward_to_victory", 0, "a"))
+    state.extra["general"][0] = "h"
+    state.pos[state.members("h")] = [[42.0, 10.0]]  # 7.55": within 12" of the general
+    state, _events = play(state, Action("forward_to_victory", 0, "a"), [6, 5])
+    assert state.extra["pending"]["roll"] == 11 and state.extra["cp"] == [0, 0]
+
+
+def test_aos_f1_combat_alternates_starting_with_the_player_whose_turn_it_is() -> None:
+    sword = profile(melee=[weapon(hit=6, wound=6)])
+    state = in_phase(
+        battle([unit("a", 1, sword), unit("c", 1, sword)], [unit("b", 1, sword)]), "charge"
+    )
+    place(state, "a", [(32.0, 10.0)])
+    place(state, "c", [(38.0, 10.0)])
+    place(state, "b", [(35.0, 10.5)])  # both within 3" of b
+    state, _ = play(state, Action("end_phase", 0))
+    assert (state.phase, state.active) == ("combat", 0)
+    with pytest.raises(IllegalActionError, match="AOS-B1"):
+        play(state, Action("fight", 1, "b", target="a"), [])
+    state, _ = play(state, Action("fight", 0, "a", target="b"), [1])
+    assert state.active == 1
+    state, _ = play(state, Action("fight", 1, "b", target="a"), [1])
+    assert state.active == 0  # side 1 has nobody left: side 0 goes on
+    state, _events = play(state, Action("fight", 0, "c", target="b"), [1])
+    assert state.phase != "combat"
+
+
+def test_aos_f2_pile_in_up_to_3_ending_at_least_as_close() -> None:
+    sword = profile(melee=[weapon(hit=6, wound=6)])
+    state = in_phase(battle([unit("a", 3, sword)], [unit("b", 1)]), "combat")
+    place(state, "a", line(30.0, 10.0, 3))
+    place(state, "b", [(31.0, 12.5)])  # 1.52" from a's middle model
+    before = state.pos[state.members("a")].copy()
+    after, _events = play(state, Action("fight", 0, "a", target="b"), [1, 1, 1])
+    moved = after.pos[after.members("a")] - before
+    assert float(abs(moved).max()) <= 3.0 + 1e-6
+    assert gap(after, "a", "b") <= 0.06
