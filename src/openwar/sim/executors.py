@@ -133,6 +133,11 @@ class DaskCluster:
         if self._cluster is not None:
             self._cluster.close()
 
+    def worker_threads(self) -> list[int]:
+        """Threads of each worker process of the cluster."""
+        workers = self._client.scheduler_info()["workers"].values()
+        return sorted(int(w["nthreads"]) for w in workers)
+
     def describe(self) -> str:
         if self.address == LOCAL_DASK:
             return f"a Dask LocalCluster of {DASK_WORKERS} worker processes"
