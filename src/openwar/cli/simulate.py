@@ -79,13 +79,14 @@ def simulate_command(
     """
     if plot is not None and plot.suffix.lower() not in {".svg", ".png"}:
         raise typer.BadParameter(f"{plot}: expected a file name ending in .svg or .png")
-    executor = make_executor(workers or os.cpu_count() or 1, scheduler)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     with RunStore(store or default_store()) as runs:
         if resume is None:
             plan = _plan(army_a, army_b, battles, players, battleplan, seed)
         else:
             plan = _resumable(runs, resume, army_a, battles)
+        local = min(workers or os.cpu_count() or 1, plan.battles)  # no idle processes
+        executor = make_executor(local, scheduler)
         try:
             with executor:  # started before the run is recorded: a bad --scheduler leaves none
                 run_id = resume if resume is not None else new_run(runs, plan)
