@@ -15,6 +15,7 @@ from openwar.sim.store import RunStore
 from .conftest import ARMY_A, ARMY_B
 
 ARMIES = (str(ARMY_A), str(ARMY_B))
+AOS_ARMY = Path(__file__).parents[2] / "examples" / "armies" / "aos" / "ember_court.yaml"
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -111,6 +112,7 @@ def test_bad_options_give_one_line_and_exit_2(
     "argv",
     [
         ["simulate", "missing.yaml", str(ARMY_B), "-n", "2"],
+        ["simulate", str(AOS_ARMY), str(ARMY_B), "-n", "2"],
         ["simulate", "--resume", "9"],
         ["simulate", *ARMIES, "--resume", "1"],
         ["simulate", "-n", "2"],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -117,13 +118,15 @@ def _plan(
         raise typer.BadParameter("how many battles? e.g. -n 100", param_hint="'-n'")
     plan = SimulationPlan(
         armies=(ArmyFile.read(army_a), ArmyFile.read(army_b)),
-        battleplan=None if battleplan is None else read_battleplan(battleplan),
+        battleplan=None,
         players=check_players(players),
         seed=seed,
         battles=battles,
     )
-    plan.army_lists()  # a bad army file is reported before any worker starts
-    return plan
+    ruleset = plan.ruleset  # a bad army file is reported before any worker starts
+    if battleplan is None:
+        return plan
+    return replace(plan, battleplan=read_battleplan(battleplan, ruleset))
 
 
 def _resumable(

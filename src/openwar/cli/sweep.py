@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -42,13 +43,10 @@ def sweep_command(
     index = SIDES.index(side.upper())
     sizes = parse_values(size)
     plan = SimulationPlan(
-        (ArmyFile.read(army_a), ArmyFile.read(army_b)),
-        None if battleplan is None else read_battleplan(battleplan),
-        check_players(players),
-        seed,
-        battles,
+        (ArmyFile.read(army_a), ArmyFile.read(army_b)), None, check_players(players), seed, battles
     )
-    plan.army_lists()
+    if battleplan is not None:
+        plan = replace(plan, battleplan=read_battleplan(battleplan, plan.ruleset))
     with make_executor(workers or os.cpu_count() or 1, scheduler) as executor:
         points = play_sweep(plan, index, unit, sizes, executor)
     even = even_points(points)

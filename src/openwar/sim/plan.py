@@ -2,6 +2,7 @@
 
 A :class:`SimulationPlan` holds the army files' text (not their paths), so a worker on another
 machine, or a run resumed next week from the store, plays exactly the armies that were given.
+The armies' ruleset (openwar or aos) picks the rules, as in ``openwar battle``.
 Battle ``i`` is the battle ``openwar battle ARMY_A ARMY_B --seed SEED_i`` would play (with
 ``--battleplan FILE`` if the run had one): without a battleplan, each battle generates its own
 from its seed, so a run covers many battlefields and any single battle can be replayed alone.
@@ -60,7 +61,17 @@ class SimulationPlan:
 
     def army_lists(self) -> tuple[ArmyList, ArmyList]:
         """Parse and validate both armies; a bad one raises an error naming its file."""
-        return _army(self.armies[0]), _army(self.armies[1])
+        first, second = _army(self.armies[0]), _army(self.armies[1])
+        if first.ruleset != second.ruleset:
+            raise OpenWarError(
+                f"{self.armies[1].path}: a {second.ruleset!r} army cannot fight a "
+                f"{first.ruleset!r} army ({self.armies[0].path})"
+            )
+        return first, second
+
+    @property
+    def ruleset(self) -> str:
+        return self.army_lists()[0].ruleset
 
     def describe_board(self) -> str:
         if self.battleplan is None:
@@ -120,11 +131,12 @@ def play_battles(plan: SimulationPlan, items: Sequence[tuple[int, int]]) -> list
     than stopping the whole run; the failure is deterministic, so results stay reproducible.
     """
     armies = plan.army_lists()
-    board = None if plan.battleplan is None else _board(plan.battleplan)
+    ruleset = armies[0].ruleset
+    board = None if plan.battleplan is None else _board(plan.battleplan, ruleset)
     results = []
     for index, seed in items:
         try:
-            setup = BattleSetup("openwar", armies, board or _generated(armies, seed), seed)
+            setup = BattleSetup(ruleset, armies, board or _generated(armies, seed), seed)
             results.append(measure(index, seed, setup, fight_battle(setup, plan.players)))
         except Exception as exc:  # a bug in one battle must not lose the rest of the run
             results.append(BattleResult(index, seed, error=f"{type(exc).__name__}: {exc}"))
@@ -173,8 +185,8 @@ def check_players(text: str) -> tuple[str, str]:
     return names[0], names[1]
 
 
-def read_battleplan(path: Path) -> dict[str, Any]:
-    """A battleplan JSON file, checked by turning it into a board once."""
+def read_battleplan(path: Path, ruleset: str = "openwar") -> dict[str, Any]:
+    """A battleplan JSON file, checked by turning it into a ``ruleset`` board once."""
     try:
         plan = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
@@ -182,14 +194,17 @@ def read_battleplan(path: Path) -> dict[str, Any]:
     if not isinstance(plan, dict):
         raise OpenWarError(f"{path}: not a battleplan (expected a JSON object)")
     try:
-        _board(plan)
+        _board(plan, ruleset)
     except OpenWarError as exc:
         raise OpenWarError(f"{path}: {exc}") from exc
     return plan
 
 
-def _board(plan: dict[str, Any]) -> dict[str, Any]:
-    from openwar.rulesets.openwar.board import board_from_plan
+def _board(plan: dict[str, Any], ruleset: str) -> dict[str, Any]:
+    if ruleset == "aos":
+        from openwar.rulesets.aos.board import board_from_plan
+    else:
+        from openwar.rulesets.openwar.board import board_from_plan
 
     try:
         return board_from_plan(plan)
@@ -201,7 +216,10 @@ def _board(plan: dict[str, Any]) -> dict[str, Any]:
 
 def _generated(armies: tuple[ArmyList, ArmyList], seed: int) -> dict[str, Any]:
     """The battleplan ``load_setup`` generates for a battle without one (same points rule)."""
-    from openwar.rulesets.openwar.board import generated_board
+    if armies[0].ruleset == "aos":
+        from openwar.rulesets.aos.board import generated_board
+    else:
+        from openwar.rulesets.openwar.board import generated_board
 
     limit = max(armies[0].points_limit or 0, armies[1].points_limit or 0) or 1000
     return generated_board(limit, seed)
@@ -210,9 +228,11 @@ def _generated(armies: tuple[ArmyList, ArmyList], seed: int) -> dict[str, Any]:
 @functools.lru_cache(maxsize=16)
 def _army(file: ArmyFile) -> ArmyList:
     """Parse and validate once per process (a worker plays many chunks of the same armies)."""
+    from openwar.engine.game import BATTLE_MODULES
+
     army = parse_army(file.text, file.path)
-    if army.ruleset != "openwar":
-        raise OpenWarError(f"{file.path}: a {army.ruleset!r} army cannot fight an OpenWar battle")
+    if army.ruleset not in BATTLE_MODULES:
+        raise OpenWarError(f"{file.path}: {army.ruleset!r} armies cannot fight battles yet")
     report = assess(army)
     if not report.valid:
         first = report.problems[0]
