@@ -29,7 +29,7 @@ def archers_and_target(target_prof: dict[str, Any] | None = None, size: int = 3)
     return state
 
 
-def test_aos_a1_battle_rolls_are_the_odds_modules_tests() -> None:
+def test_aos_d1_battle_rolls_are_the_odds_modules_tests() -> None:
     """Hit 4+, wound 4+, save 4+ with rend -1: 2 attacks; faces judged by D6Test.passes."""
     state = archers_and_target(profile(save=4, wounds=2))
     profile_used = attacks.attack_profile(state, "a", "b", BOW, True, "shooting")
@@ -50,14 +50,14 @@ def test_aos_a1_battle_rolls_are_the_odds_modules_tests() -> None:
     assert after.unit("b").tokens["damage"] == 1
 
 
-def test_aos_a1_unmodified_one_fails_six_hits_whatever_the_modifier() -> None:
+def test_aos_d1_unmodified_one_fails_six_hits_whatever_the_modifier() -> None:
     state = archers_and_target(profile(save=None))
     hit, _, save = attacks.attack_profile(state, "a", "b", BOW, True, "shooting").tests()
     assert not save.passes(6)  # a Save of '-' needs 7
     assert hit.passes(6) and not hit.passes(1)
 
 
-def test_aos_a9_wounds_pile_on_the_wounded_model_until_it_is_slain() -> None:
+def test_aos_d3_wounds_pile_on_the_wounded_model_until_it_is_slain() -> None:
     state = archers_and_target(profile(wounds=3), size=3)
     events = allocate(state, "b", 4, ScriptedDice([]), 0, "test")
     assert first(events, "wounds").data["slain"] == 1
@@ -67,7 +67,7 @@ def test_aos_a9_wounds_pile_on_the_wounded_model_until_it_is_slain() -> None:
     assert state.unit("b").flags["wounded"] == wounded and state.unit("b").tokens["damage"] == 2
 
 
-def test_aos_a10_mortal_wounds_skip_rolls_and_ward_negates_each() -> None:
+def test_aos_d4_mortal_wounds_skip_rolls_and_ward_negates_each() -> None:
     ward = {"template": "ward", "ability": "Ward", "roll": 5}
     state = archers_and_target(profile(wounds=1, abilities=[ward]), size=3)
     events = allocate(state, "b", 3, ScriptedDice([5, 4, 6]), 0, "test")
@@ -81,7 +81,7 @@ def test_aos_a10_mortal_wounds_skip_rolls_and_ward_negates_each() -> None:
     }
 
 
-def test_aos_a11_mystical_terrain_negates_on_a_6() -> None:
+def test_aos_t5_mystical_terrain_negates_on_a_6() -> None:
     board = first_blood_board()
     board["terrain"] = [
         {
@@ -98,7 +98,7 @@ def test_aos_a11_mystical_terrain_negates_on_a_6() -> None:
     assert first(events, "wounds").data["negated"] == 1
 
 
-def test_aos_a12_cover_adds_1_but_not_after_charging_nor_for_big_monsters() -> None:
+def test_aos_d5_cover_adds_1_but_not_after_charging_nor_for_big_monsters() -> None:
     board = first_blood_board()
     board["terrain"] = [
         {
@@ -196,3 +196,28 @@ def test_aos_w2_warscroll_templates_change_attacks() -> None:
     state.unit("a").flags["charged"] = True
     used = attacks.attackers(state, "a", "b", False, None)[0].weapon
     assert (used["rend"], used["damage"]) == (-2, 2)
+
+
+def test_aos_d2_random_attacks_per_model_and_damage_per_successful_attack() -> None:
+    flail = weapon("Flail", rng=1, attacks="D3", hit=2, wound=2, damage="D3")
+    champ = {
+        "options": ["Champion"],
+        "effects": [
+            {"template": "extra_attacks", "option": "Champion", "weapon": "Flail", "value": 1}
+        ],
+    }
+    plain: dict[str, Any] = {"options": [], "effects": []}
+    prof = profile(melee=[flail], loadouts=[champ, plain])
+    state = in_phase(
+        battle([unit("a", 2, prof)], [unit("b", 1, profile(wounds=20, save=None))]), "combat"
+    )
+    state.loadout[state.members("a")] = [0, 1]
+    place(state, "a", [(30.0, 10.0), (31.08, 10.0)])
+    place(state, "b", [(30.5, 11.0)])
+    # attacks: D3 = 2 (+1 champion) and D3 = 1: 4 attacks; hits 2,2,2,1; wounds 2,2,2;
+    # a Save of '-' needs 7: the three save rolls all fail; damage D3s roll 3, 1, 2
+    _, events = play(
+        state, Action("fight", 0, "a", target="b"), [2, 1, 2, 2, 2, 1, 2, 2, 2, 6, 6, 6, 3, 1, 2]
+    )
+    data = first(events, "attack").data["weapons"][0]
+    assert (data["attacks"], data["hits"], data["wounds"], data["damage"]) == (4, 3, 3, 6)

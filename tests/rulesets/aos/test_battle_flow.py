@@ -185,7 +185,7 @@ def test_aos_v5_loot_and_plunder_removes_looted_objectives() -> None:
     assert state.extra["objectives"] == [[60.0, 5.0]] and state.extra["looted"] == [1, 0]
 
 
-def test_aos_b14_battle_ends_when_a_side_has_no_units_left() -> None:
+def test_aos_b9_battle_ends_when_a_side_has_no_units_left() -> None:
     state = in_phase(
         battle(
             [
@@ -202,5 +202,5 @@ def test_aos_b14_battle_ends_when_a_side_has_no_units_left() -> None:
 
     events = phases.check_end(state, ScriptedDice([]))
     assert state.phase == "over" and kinds(events) == ["battle_over"]
-    with pytest.raises(IllegalActionError, match="AOS-B14"):
+    with pytest.raises(IllegalActionError, match="AOS-B9"):
         play(state, Action("end_phase", 0))

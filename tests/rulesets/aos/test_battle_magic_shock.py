@@ -22,7 +22,7 @@ def wizards(distance: float = 20.0) -> GameState:
     return state
 
 
-def test_aos_m6_casting_roll_meets_the_casting_value() -> None:
+def test_aos_s1_casting_roll_meets_the_casting_value() -> None:
     state = wizards(distance=40.0)  # no enemy wizard within 30"
     _, events = play(state, Action("cast", 0, "w", "b", choice="Arcane Bolt"), [2, 2])
     assert first(events, "cast").data["cast"] is False
@@ -30,17 +30,17 @@ def test_aos_m6_casting_roll_meets_the_casting_value() -> None:
     assert kinds(events) == ["cast", "spell", "wounds"]
 
 
-def test_aos_m7_each_spell_once_per_turn_and_casts_per_warscroll() -> None:
+def test_aos_s2_each_spell_once_per_turn_and_casts_per_warscroll() -> None:
     state = wizards(distance=40.0)
     after, _ = play(state, Action("cast", 0, "w", "b", choice="Arcane Bolt"), [1, 1])
-    with pytest.raises(IllegalActionError, match="AOS-M1"):
+    with pytest.raises(IllegalActionError, match="AOS-S1"):
         play(after, Action("cast", 0, "w", "w", choice="Mystic Shield"), [6, 6])
     after.unit("w").tokens["casts"] = 0
-    with pytest.raises(IllegalActionError, match="AOS-M2"):
+    with pytest.raises(IllegalActionError, match="AOS-S2"):
         play(after, Action("cast", 0, "w", "b", choice="Arcane Bolt"), [6, 6])
 
 
-def test_aos_m8_unbinding_within_30_must_beat_the_casting_roll() -> None:
+def test_aos_s3_unbinding_within_30_must_beat_the_casting_roll() -> None:
     state = wizards(distance=20.0)
     state, _ = play(state, Action("cast", 0, "w", "b", choice="Arcane Bolt"), [3, 4])
     assert state.active == 1 and state.extra["pending"]["kind"] == "unbind"
@@ -50,7 +50,7 @@ def test_aos_m8_unbinding_within_30_must_beat_the_casting_roll() -> None:
     assert kinds(events) == ["unbind"] and beaten.active == 0
 
 
-def test_aos_m9_arcane_bolt_d3_on_10_and_mystic_shield_rerolls_save_ones() -> None:
+def test_aos_s4_arcane_bolt_d3_on_10_and_mystic_shield_rerolls_save_ones() -> None:
     state = wizards(distance=15.0)
     state.unit("v").tokens["unbinds"] = 1  # v has used its unbind this phase
     after, events = play(state, Action("cast", 0, "w", "v", choice="Arcane Bolt"), [5, 5, 3])
@@ -64,7 +64,7 @@ def test_aos_m9_arcane_bolt_d3_on_10_and_mystic_shield_rerolls_save_ones() -> No
     assert str(attack_profile(after, "v", "w", weapon(), False, "combat").reroll_saves) == "ones"
 
 
-def test_aos_s1_battleshock_d6_plus_slain_against_bravery_plus_tens() -> None:
+def test_aos_l1_battleshock_d6_plus_slain_against_bravery_plus_tens() -> None:
     state = in_phase(
         battle([unit("a", 1)], [unit("b", 12, profile(bravery=5))]), "battleshock", turn=0
     )
@@ -83,7 +83,7 @@ def test_aos_s1_battleshock_d6_plus_slain_against_bravery_plus_tens() -> None:
     assert state.size("b") == 10
 
 
-def test_aos_s2_inspiring_presence_spares_a_unit_near_a_hero() -> None:
+def test_aos_k3_inspiring_presence_spares_a_unit_near_a_hero() -> None:
     hero = profile(keywords=["HERO"])
     state = in_phase(battle([unit("a", 5), unit("h", 1, hero)], [unit("b", 1)]), "battleshock")
     place(state, "a", line(30.0, 5.0, 5))
@@ -101,7 +101,7 @@ def test_aos_s2_inspiring_presence_spares_a_unit_near_a_hero() -> None:
     assert after.extra["cp"][0] == 0
 
 
-def test_aos_u2_split_units_lose_all_but_the_largest_group_at_the_end_of_the_turn() -> None:
+def test_aos_m6_split_units_lose_all_but_the_largest_group_at_the_end_of_the_turn() -> None:
     state = in_phase(battle([unit("a", 5)], [unit("b", 1)]), "battleshock", turn=0)
     state.extra["first"] = 0
     place(state, "a", [*line(30.0, 5.0, 3), (50.0, 5.0), (51.08, 5.0)])

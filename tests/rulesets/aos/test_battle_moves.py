@@ -89,7 +89,7 @@ def test_aos_m4_run_adds_a_dice_and_forbids_shooting_and_charging() -> None:
         play(state, Action("charge", 0, "a"))
 
 
-def test_aos_c4_at_the_double_makes_a_run_roll_a_6() -> None:
+def test_aos_k1_at_the_double_makes_a_run_roll_a_6() -> None:
     hero = profile(keywords=["HERO", "INFANTRY"])
     state = in_phase(battle([unit("a", 5), unit("h", 1, hero)], [unit("b", 1)]), "movement")
     place(state, "a", line(30.0, 10.0, 5))
@@ -125,7 +125,7 @@ def test_aos_c1_no_charge_from_beyond_12_or_within_3() -> None:
         play(state, Action("charge", 0, "a"))
 
 
-def test_aos_c2_forward_to_victory_rerolls_the_charge() -> None:
+def test_aos_k2_forward_to_victory_rerolls_the_charge() -> None:
     hero = profile(keywords=["HERO", "INFANTRY"])
     state = in_phase(battle([unit("a", 5), unit("h", 1, hero)], [unit("b", 5)]), "charge")
     place(state, "a", line(30.0, 10.0, 5))
@@ -133,7 +133,7 @@ def test_aos_c2_forward_to_victory_rerolls_the_charge() -> None:
     place(state, "b", line(30.0, 20.0, 5))
     state.extra["cp"] = [1, 0]
     state, _ = play(state, Action("charge", 0, "a"), [1, 2])
-    with pytest.raises(IllegalActionError, match="AOS-C2"):
+    with pytest.raises(IllegalActionError, match="AOS-K2"):
         play(state, Action("forward_to_victory", 0, "a"))
     state.extra["general"][0] = "h"
     state.pos[state.members("h")] = [[42.0, 10.0]]  # 7.55": within 12" of the general

@@ -36,7 +36,7 @@ class AosRules:
 
     def resolve(self, state: GameState, action: Action, dice: Dice) -> list[Event]:
         if state.phase == "over":
-            raise IllegalActionError("AOS-B14", "the battle is over")
+            raise IllegalActionError("AOS-B9", "the battle is over")
         if action.side != state.active:
             raise IllegalActionError(
                 "AOS-B1", f"it is side {state.active}'s decision, not {action.side}'s"

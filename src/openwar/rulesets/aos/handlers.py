@@ -62,14 +62,14 @@ def cast(state: GameState, action: Action, dice: Dice) -> list[Event]:
 
 
 def sacrifice(state: GameState, action: Action, dice: Dice) -> list[Event]:
-    unit = own_unit(state, action, "AOS-S1")
+    unit = own_unit(state, action, "AOS-T1")
     if not state.extra["phase_started"] or unit.flags.get("damned") is not None:
         raise IllegalActionError(
-            "AOS-S1", "a Damned sacrifice is made at the start of the hero phase"
+            "AOS-T1", "a Damned sacrifice is made at the start of the hero phase"
         )
     if unit.id not in near_scenery(state, unit.side, "Damned"):
         raise IllegalActionError(
-            "AOS-S1", f'{unit.id} is not within 1" of a Damned terrain feature'
+            "AOS-T1", f'{unit.id} is not within 1" of a Damned terrain feature'
         )
     unit.flags["damned"] = unit.side
     events = [Event("sacrifice", {"unit": unit.id})]
@@ -236,7 +236,7 @@ def at_the_double(state: GameState, action: Action, dice: Dice) -> list[Event]:
     unit = state.unit(str(pending["unit"]))
     if not can_command(state, unit) or pending["roll"] >= 6:
         raise IllegalActionError(
-            "AOS-C1", "At the Double needs a command point and a HERO in range"
+            "AOS-K1", "At the Double needs a command point and a HERO in range"
         )
     state.extra["cp"][unit.side] -= 1
     pending["roll"] = 6
@@ -435,7 +435,7 @@ def forward_to_victory(state: GameState, action: Action, dice: Dice) -> list[Eve
     unit = state.unit(str(pending["unit"]))
     if pending["rerolled"] or not can_command(state, unit):
         raise IllegalActionError(
-            "AOS-C2", "Forward to Victory needs a command point, a HERO in range, and re-rolls once"
+            "AOS-K2", "Forward to Victory needs a command point, a HERO in range, and re-rolls once"
         )
     state.extra["cp"][unit.side] -= 1
     pending["roll"] = charge_roll(state, dice)
@@ -480,17 +480,6 @@ def charge_move(state: GameState, action: Action, dice: Dice) -> list[Event]:
     return events + phases.deadly(state, unit.id, dice) + phases.check_end(state, dice)
 
 
-def fight_targets(state: GameState, unit_id: str) -> list[str]:
-    """Enemy units a fighter could reach: within 3" plus its longest melee range."""
-    unit = state.unit(unit_id)
-    reach = battle_rules().pile_in + max(
-        (float(w["range"]) for w in unit.profile["melee"]), default=0.0
-    )
-    from openwar.rulesets.aos.moves import enemies_within
-
-    return enemies_within(state, unit_id, reach)
-
-
 def fight(state: GameState, action: Action, dice: Dice) -> list[Event]:
     unit = own_unit(state, action, "AOS-F1")
     if action.side != state.extra["combat_side"] or unit.id not in phases.eligible_fighters(
@@ -500,7 +489,7 @@ def fight(state: GameState, action: Action, dice: Dice) -> list[Event]:
             "AOS-F1", f"{unit.id} is not eligible to fight now (players alternate, once each)"
         )
     target = str(action.target)
-    if target not in fight_targets(state, unit.id):
+    if target not in phases.fight_targets(state, unit.id):
         raise IllegalActionError("AOS-F2", f"{target} is not an enemy unit {unit.id} can reach")
     unit.flags["fought"] = True
     moved = pile_in(state, unit.id, battle_rules().pile_in)
@@ -522,7 +511,7 @@ def inspiring_presence(state: GameState, action: Action, dice: Dice) -> list[Eve
 
     if action not in shock_choices(state, action.side):
         raise IllegalActionError(
-            "AOS-C3", "Inspiring Presence: a command point, a unit that must test, a HERO in range"
+            "AOS-K3", "Inspiring Presence: a command point, a unit that must test, a HERO in range"
         )
     state.extra["cp"][action.side] -= 1
     shock = state.extra["shock"]

@@ -92,15 +92,15 @@ def cast(state: GameState, action: Action, dice: Dice) -> list[Event]:
     unit = state.unit(caster)
     if known is None or unit.side != action.side or spell not in known["spells"]:
         raise IllegalActionError(
-            "AOS-M1", f"{caster} is not a wizard of side {action.side} that knows {spell!r}"
+            "AOS-S1", f"{caster} is not a wizard of side {action.side} that knows {spell!r}"
         )
     if unit.tokens.get("casts", 0) >= int(known["casts"]):
-        raise IllegalActionError("AOS-M1", f"{caster} has no casts left this hero phase")
+        raise IllegalActionError("AOS-S1", f"{caster} has no casts left this hero phase")
     if spell in state.extra["spells_cast"]:
-        raise IllegalActionError("AOS-M2", f"{spell} was already attempted this turn")
+        raise IllegalActionError("AOS-S2", f"{spell} was already attempted this turn")
     if target not in targets(state, caster, spell):
         raise IllegalActionError(
-            "AOS-M4", f'{target} is not a visible target within 18" for {spell}'
+            "AOS-S4", f'{target} is not a visible target within 18" for {spell}'
         )
     unit.tokens["casts"] = unit.tokens.get("casts", 0) + 1
     state.extra["spells_cast"].append(spell)
@@ -159,7 +159,7 @@ def unbind(state: GameState, action: Action, dice: Dice) -> list[Event]:
         return effect(state, pending, dice)
     if action.unit not in unbinders(state, pending):
         raise IllegalActionError(
-            "AOS-M3", f'{action.unit} cannot unbind (a wizard within 30" with an unbind left)'
+            "AOS-S3", f'{action.unit} cannot unbind (a wizard within 30" with an unbind left)'
         )
     wizard_unit = state.unit(str(action.unit))
     wizard_unit.tokens["unbinds"] = wizard_unit.tokens.get("unbinds", 0) + 1

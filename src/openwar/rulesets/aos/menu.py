@@ -195,7 +195,7 @@ def _charge(state: GameState, side: int) -> list[Action]:
 def _combat(state: GameState, side: int) -> list[Action]:
     found = []
     for unit_id in phases.eligible_fighters(state, side):
-        targets = handlers.fight_targets(state, unit_id)
+        targets = phases.fight_targets(state, unit_id)
         found += [Action("fight", side, unit_id, target=t) for t in targets]
     return found
 

@@ -169,7 +169,7 @@ def charge_shift(
 def pile_in(state: GameState, unit_id: str, distance: float) -> float:
     """Each model moves up to ``distance`` straight towards the nearest enemy model, stopping
     in base contact; every model ends at least as close as it started. If the unit would be
-    split, the models move as one block instead (AOS-C3). Returns the furthest move."""
+    split, the models move as one block instead (AOS-F2). Returns the furthest move."""
     before = state.pos.copy()
     ours = state.on_table(unit_id)
     theirs = enemy_minis(state, state.unit(unit_id).side)

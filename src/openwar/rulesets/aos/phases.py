@@ -143,7 +143,7 @@ def _hero_start(state: GameState, side: int, dice: Dice) -> list[Event]:
 
 
 def _lightning(state: GameState, side: int, dice: Dice) -> list[Event]:
-    """AOS-T3: each 6 strikes a different enemy unit, the most valuable first."""
+    """AOS-X3: each 6 strikes a different enemy unit, the most valuable first."""
     faces = [int(f) for f in dice.d6(battle_rules().lightning_dice)]
     targets = sorted(
         (u for u in state.side_units(1 - side) if len(state.on_table(u.id))),
@@ -156,7 +156,7 @@ def _lightning(state: GameState, side: int, dice: Dice) -> list[Event]:
 
 
 def _healing_winds(state: GameState, side: int, dice: Dice) -> list[Event]:
-    """AOS-T5: heal the friendly unit whose wounded model carries the most wounds."""
+    """AOS-X5: heal the friendly unit whose wounded model carries the most wounds."""
     hurt = [u for u in state.side_units(side) if u.tokens.get("damage", 0) > 0]
     if not hurt:
         return []
@@ -227,14 +227,25 @@ def _burning(state: GameState, side: int) -> list[Event]:
 
 
 def eligible_fighters(state: GameState, side: int) -> list[str]:
-    """Seed "Combat Phase": within 3" of an enemy unit or charged this turn; once a phase."""
+    """Seed "Combat Phase": within 3" of an enemy unit or charged this turn; once a phase. A
+    unit with no enemy left in reach has nothing to fight and is passed over (AOS-F1)."""
     return [
         u.id
         for u in state.side_units(side)
         if len(state.on_table(u.id))
         and not u.flags.get("fought")
         and (u.flags.get("charged") or near_enemy(state, u.id))
+        and fight_targets(state, u.id)
     ]
+
+
+def fight_targets(state: GameState, unit_id: str) -> list[str]:
+    """Enemy units a fighter could reach: within 3" plus its longest melee range."""
+    from openwar.rulesets.aos.moves import enemies_within
+
+    unit = state.unit(unit_id)
+    longest = max((float(w["range"]) for w in unit.profile["melee"]), default=0.0)
+    return enemies_within(state, unit_id, battle_rules().pile_in + longest)
 
 
 def _combat_start(state: GameState, side: int, dice: Dice) -> list[Event]:
@@ -396,7 +407,7 @@ def _battle_over(state: GameState, final: bool) -> bool:
 
 
 def check_end(state: GameState, dice: Dice) -> list[Event]:
-    """AOS-B14: a side with no units left on the battlefield (nor in reserve) ends it."""
+    """AOS-B9: a side with no units left on the battlefield (nor in reserve) ends it."""
     if state.phase != "over" and _battle_over(state, final=False):
         return finish(state)
     return []

@@ -65,7 +65,7 @@ def end_of_turn(state: GameState, dice: Dice) -> list[Event]:
 
 
 def _loot(state: GameState, side: int) -> list[Event]:
-    """AOS-O4: looting is always taken (it is the only way to a major victory)."""
+    """AOS-V5: looting is always taken (it is the only way to a major victory)."""
     events = []
     enemy_land = territory(state, 1 - side)
     kept_points, kept_control = [], []
@@ -83,7 +83,7 @@ def _loot(state: GameState, side: int) -> list[Event]:
 
 
 def _take_prize(state: GameState, side: int, dice: Dice) -> list[Event]:
-    """Arcane Prize: the controller's model within 1" takes it (AOS-O5: always taken); the
+    """Arcane Prize: the controller's model within 1" takes it (AOS-V6: always taken); the
     first taking rolls on the Arcane Prize table."""
     prize = state.extra["prize"]
     if not objectives(state) or state.extra["control"][0] != side:

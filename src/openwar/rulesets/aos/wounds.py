@@ -34,7 +34,7 @@ def roll_expr(text: str | int, dice: Dice) -> int:
 
 
 def allocation_order(state: GameState, unit_id: str) -> IntArray:
-    """AOS-A9: the defender's choice, made for them: the wounded model first, then the model
+    """AOS-D3: the defender's choice, made for them: the wounded model first, then the model
     furthest from the enemy (the front keeps fighting, the unit stays together)."""
     members = state.on_table(unit_id)
     unit = state.unit(unit_id)
@@ -50,7 +50,7 @@ def allocation_order(state: GameState, unit_id: str) -> IntArray:
 
 def negation_target(state: GameState, unit_id: str, mini: int) -> int | None:
     """The best negation roll for a wound on this model (ward, Mystical terrain, the Ward
-    arcane prize); one roll is made with the best of them (AOS-A11)."""
+    arcane prize); one roll is made with the best of them (AOS-D4)."""
     rules = battle_rules()
     found = [int(t["roll"]) for t in templates(state, unit_id, "ward")]
     one = np.array([mini])
