@@ -15,6 +15,9 @@ from openwar.cli.bench import bench_app
 from openwar.cli.catalog import catalog_command, rulesets_command
 from openwar.cli.clickcompat import Abort, Exit, NoArgsIsHelpError, UsageError
 from openwar.cli.odds import odds_app
+from openwar.cli.runs import runs_app
+from openwar.cli.simulate import simulate_command
+from openwar.cli.sweep import sweep_command
 from openwar.errors import OpenWarError
 
 app = typer.Typer(
@@ -32,6 +35,9 @@ app.command("catalog")(catalog_command)
 app.command("rulesets")(rulesets_command)
 app.command("battle")(battle_command)
 app.command("replay")(replay_command)
+app.command("simulate")(simulate_command)
+app.add_typer(runs_app, name="runs")
+app.command("sweep")(sweep_command)
 
 
 @app.command()

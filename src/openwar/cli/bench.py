@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import typer
 
+from openwar.cli.bench_ai import bench_ai
+from openwar.cli.bench_simulate import bench_simulate
+
 bench_app = typer.Typer(no_args_is_help=True, help="Benchmarks that print figures.")
+bench_app.command("simulate")(bench_simulate)
+bench_app.command("ai")(bench_ai)
 
 
 @bench_app.command("odds")
