@@ -18,7 +18,7 @@ from openwar.rulesets.aos.board import base_to_shape, terrain
 from openwar.rulesets.aos.moves import (
     EPS,
     apply_shift,
-    charge_shift,
+    charge_positions,
     clearance_limit,
     enemy_gap,
     enemy_minis,
@@ -457,13 +457,15 @@ def charge_move(state: GameState, action: Action, dice: Dice) -> list[Event]:
         return [Event("charge_failed", {"unit": unit.id, "roll": pending["roll"]})]
     if state.unit(action.target).side == unit.side:
         raise IllegalActionError("AOS-C1", "charge an enemy unit")
-    shift = charge_shift(state, unit.id, action.target, float(pending["roll"]), flies(unit))
-    if shift is None:
+    xy = charge_positions(state, unit.id, action.target, float(pending["roll"]), flies(unit))
+    if xy is None:
         raise IllegalActionError(
             "AOS-C1",
             f'a roll of {pending["roll"]} cannot bring {unit.id} within 1/2" of {action.target}',
         )
-    moved = apply_shift(state, unit.id, shift)
+    members = state.on_table(unit.id)
+    moved = float(np.hypot(*(xy - state.pos[members]).T).max())
+    state.pos[members] = xy
     unit.flags["charged"] = True
     victory.follow_prize(state)
     events = [

@@ -155,14 +155,14 @@ def _pending_menu(state: GameState, pending: dict[str, object]) -> list[Action]:
         if int(str(pending["roll"])) < 6 and handlers.can_command(state, unit):
             found.append(Action("at_the_double", side, unit.id))
         return found
-    from openwar.rulesets.aos.moves import charge_shift
+    from openwar.rulesets.aos.moves import charge_positions
 
     roll = float(str(pending["roll"]))
     found = [
         Action("charge_move", side, unit.id, target=enemy.id)
         for enemy in state.side_units(1 - side)
         if len(state.on_table(enemy.id))
-        and charge_shift(state, unit.id, enemy.id, roll, handlers.flies(unit)) is not None
+        and charge_positions(state, unit.id, enemy.id, roll, handlers.flies(unit)) is not None
     ]
     found.append(Action("charge_move", side, unit.id))
     if not pending["rerolled"] and handlers.can_command(state, unit):

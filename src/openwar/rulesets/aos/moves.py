@@ -142,28 +142,74 @@ def centre(state: GameState, unit_id: str) -> Point:
     return (float(c[0]), float(c[1]))
 
 
-def charge_shift(
+def charge_positions(
     state: GameState, unit_id: str, target_id: str, roll: float, fly: bool
 ) -> FloatArray | None:
-    """A straight charge that brings the unit's closest model within 1/2" of the target's
-    closest model, or None when the roll or a blocked path does not allow it."""
-    rules = battle_rules()
+    """Where the unit's models end a charge that brings a model within 1/2" of the target, or
+    None when the roll or blocked paths do not allow it (AOS-C1). The unit first tries to move
+    as a block along the line between one of its closest few pairs of models; failing that,
+    its closest model moves alone and the others follow along the same line as far as they
+    can, the unit staying coherent."""
     ours, theirs = state.on_table(unit_id), state.on_table(target_id)
     if len(ours) == 0 or len(theirs) == 0:
         return None
     gap = unit_gaps(state, ours, theirs)
-    i, j = np.unravel_index(int(np.argmin(gap)), gap.shape)
-    direction = state.pos[theirs[j]] - state.pos[ours[i]]
+    pairs = np.argsort(gap, axis=None)[:CHARGE_PAIRS]
+    for flat in pairs:
+        i, j = np.unravel_index(int(flat), gap.shape)
+        shift = _pair_shift(state, ours, int(i), int(theirs[j]), float(gap[i, j]), roll)
+        if shift is None:
+            continue
+        moved = (
+            _flying_shift(state, ours, shift) if fly else furthest_translation(state, ours, shift)
+        )
+        xy = state.pos[ours] + moved
+        if gap_after(state, xy, ours, theirs) <= battle_rules().charge_contact + EPS:
+            return np.asarray(np.round(xy, POSITION_DECIMALS), dtype=np.float64)
+    i, j = np.unravel_index(int(pairs[0]), gap.shape)
+    return _lead_and_follow(state, ours, theirs, int(i), int(theirs[j]), float(gap[i, j]), roll)
+
+
+CHARGE_PAIRS = 8
+
+
+def _pair_shift(
+    state: GameState, ours: IntArray, i: int, enemy: int, gap: float, roll: float
+) -> FloatArray | None:
+    direction = state.pos[enemy] - state.pos[ours[i]]
     length = float(np.hypot(*direction))
-    travel = max(float(gap[i, j]) - rules.charge_contact / 2, 0.0)
+    travel = max(gap - battle_rules().charge_contact / 2, 0.0)
     if length == 0.0 or travel > roll + EPS:
         return None
-    shift = direction / length * travel
-    shift = _flying_shift(state, ours, shift) if fly else furthest_translation(state, ours, shift)
-    moved = state.pos[ours] + shift
-    if gap_after(state, moved, ours, theirs) > rules.charge_contact + EPS:
+    return np.asarray(direction / length * travel, dtype=np.float64)
+
+
+def _lead_and_follow(
+    state: GameState,
+    ours: IntArray,
+    theirs: IntArray,
+    i: int,
+    enemy: int,
+    gap: float,
+    roll: float,
+) -> FloatArray | None:
+    shift = _pair_shift(state, ours, i, enemy, gap, roll)
+    if shift is None:
         return None
-    return shift
+    work = state.clone()  # menus only read the state: try the moves on a copy
+    lead = np.array([ours[i]])
+    work.pos[lead] = work.pos[lead] + furthest_translation(work, lead, shift)
+    if gap_after(work, work.pos[lead], lead, theirs) > battle_rules().charge_contact + EPS:
+        return None
+    order = np.argsort(np.hypot(*(work.pos[ours] - work.pos[ours[i]]).T))
+    for k in order:
+        if k == i:
+            continue
+        one = np.array([ours[k]])
+        work.pos[one] = work.pos[one] + furthest_translation(work, one, shift)
+    if len(groups(work, ours, battle_rules().coherency)) > 1:
+        return None
+    return np.asarray(np.round(work.pos[ours], POSITION_DECIMALS), dtype=np.float64)
 
 
 def pile_in(state: GameState, unit_id: str, distance: float) -> float:

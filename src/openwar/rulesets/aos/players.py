@@ -51,6 +51,10 @@ def score(state: GameState, action: Action) -> float:
         return 1.0 if action.choice == "first" else 0.0
     if kind in ("move", "run_move"):
         return _move(state, action)
+    if kind == "charge":
+        return _charge(state, action)
+    if kind == "forward_to_victory":
+        return _charge(state, action) + 5.0 if _charge(state, action) > 0 else -1.0
     if kind == "charge_move":
         return SCORES[kind] if action.target else 0.0
     if kind == "cast":
@@ -92,6 +96,14 @@ def _move(state: GameState, action: Action) -> float:
     gain = float(np.hypot(*(goal - here)) - np.hypot(*(goal - point)))
     shooter = bool(unit.profile["missile"])
     return 1.0 + gain / 5.0 - (1.0 if shooter and action.kind == "move" else 0.0)
+
+
+def _charge(state: GameState, action: Action) -> float:
+    """Charge with units that fight better than they shoot."""
+    unit = state.unit(str(action.unit))
+    if unit.profile["missile"] or "WIZARD" in unit.profile["keywords"]:
+        return -1.0
+    return SCORES["charge"]
 
 
 def _run(state: GameState, action: Action) -> float:
