@@ -135,7 +135,8 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
 
 
 def legal_actions(state: GameState) -> list[Action]:
-    return rules_for(state.ruleset).legal_actions(state)
+    with state.reading():
+        return rules_for(state.ruleset).legal_actions(state)
 
 
 def outcome(state: GameState) -> Outcome | None:

@@ -44,8 +44,9 @@ def play(
     while outcome(state) is None:
         if len(record.actions) >= MAX_STEPS:
             raise OpenWarError(f"the battle did not end within {MAX_STEPS} actions")
-        menu = legal_actions(state)
-        action = players[state.active].choose(state, menu)
+        with state.reading():
+            menu = legal_actions(state)
+            action = players[state.active].choose(state, menu)
         before = state.round
         state, events = apply(state, action)
         record.actions.append(action)

@@ -5,10 +5,13 @@ All distances are between the closest points of bases (edge to edge), in the rul
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from openwar.engine.state import POSITION_DECIMALS, BoolArray, FloatArray, GameState, IntArray
 
+SWEEP_MARGIN = 1e-3  # cm around a moving group's swept bounding box
 OVERLAP_TOLERANCE = 2e-6  # covers rounding touching bases to POSITION_DECIMALS (<= 1.42e-6)
 
 
@@ -20,7 +23,14 @@ def gaps(a_xy: FloatArray, a_r: FloatArray, b_xy: FloatArray, b_r: FloatArray) -
 
 
 def unit_gaps(state: GameState, a: IntArray, b: IntArray) -> FloatArray:
-    return gaps(state.pos[a], state.radius[a], state.pos[b], state.radius[b])
+    """Gaps between two sets of miniatures; while the state is only read, looked up in one
+    table of every pair (the same numbers, computed once)."""
+    if state.scratch is None:
+        return gaps(state.pos[a], state.radius[a], state.pos[b], state.radius[b])
+    table = state.scratch.get("gaps")
+    if table is None:
+        table = state.scratch["gaps"] = gaps(state.pos, state.radius, state.pos, state.radius)
+    return np.asarray(table[np.ix_(a, b)], dtype=np.float64)
 
 
 def formation(
@@ -28,6 +38,16 @@ def formation(
 ) -> FloatArray:
     """``count`` bases in ranks of ``width`` around ``centre``; the front rank faces ``facing``
     (radians, 0 = +x). Bases touch side to side and rank to rank."""
+    return np.asarray(
+        formations(count, np.asarray([centre], dtype=np.float64), radius, width, facing)[0],
+        dtype=np.float64,
+    )
+
+
+def formations(
+    count: int, centres: FloatArray, radius: float, width: int, facing: float
+) -> FloatArray:
+    """:func:`formation` around each of ``centres`` (k, 2) at once: (k, count, 2)."""
     step = 2.0 * radius
     ranks = -(-count // width)
     rows, cols = np.divmod(np.arange(count), width)
@@ -36,7 +56,7 @@ def formation(
     depth = ((ranks - 1) / 2.0 - rows) * step  # front rank (row 0) is ahead of the centre
     forward = np.array([np.cos(facing), np.sin(facing)])
     side = np.array([-forward[1], forward[0]])
-    xy = np.asarray(centre) + depth[:, None] * forward + lateral[:, None] * side
+    xy = centres[:, None, :] + (depth[:, None] * forward)[None] + (lateral[:, None] * side)[None]
     return np.asarray(np.round(xy, POSITION_DECIMALS), dtype=np.float64)
 
 
@@ -79,29 +99,77 @@ def furthest_translation(state: GameState, movers: IntArray, shift: FloatArray) 
     if length == 0.0:
         return np.zeros(2)
     u = shift / length
-    limit = min(length, _edge_limit(state, movers, u))
-    rest = others(state, movers)
-    if len(rest):
+    group = MovingGroup.of(state, movers)
+    limit = min(length, group.edge_limit(u))
+    near = group.near_path(u * max(limit, 0.0))
+    if len(near):
         limit = min(
             limit,
-            _first_contact(
-                state.pos[movers], state.radius[movers], state.pos[rest], state.radius[rest], u
-            ),
+            _first_contact(group.xy, group.r, group.rest_xy[near], group.rest_r[near], u),
         )
     limit = max(limit, 0.0)
     return np.asarray(u * limit, dtype=np.float64)
 
 
-def _edge_limit(state: GameState, movers: IntArray, u: FloatArray) -> float:
-    xy, r = state.pos[movers], state.radius[movers]
-    bounds = [(0, state.board["width"]), (1, state.board["depth"])]
-    best = np.inf
-    for axis, size in bounds:
-        if u[axis] > 1e-12:
-            best = min(best, float(((size - r - xy[:, axis]) / u[axis]).min()))
-        elif u[axis] < -1e-12:
-            best = min(best, float(((r - xy[:, axis]) / u[axis]).min()))
-    return float(best)
+@dataclass(frozen=True)
+class MovingGroup:
+    """Miniatures moving together and every other base on the table, with what a straight
+    move needs of them; kept in the state's scratch while the state is only read."""
+
+    xy: FloatArray
+    r: FloatArray
+    low: FloatArray  # bounding box of the bases
+    high: FloatArray
+    room: tuple[float, float, float, float]  # min (size - r - x), max (r - x), per axis
+    rest_xy: FloatArray
+    rest_r: FloatArray
+
+    @classmethod
+    def of(cls, state: GameState, movers: IntArray) -> MovingGroup:
+        if state.scratch is None:
+            return cls.build(state, movers)
+        key = ("moving", movers.tobytes())
+        group: MovingGroup | None = state.scratch.get(key)
+        if group is None:
+            group = state.scratch[key] = cls.build(state, movers)
+        return group
+
+    @classmethod
+    def build(cls, state: GameState, movers: IntArray) -> MovingGroup:
+        xy, r = state.pos[movers], state.radius[movers]
+        rest = others(state, movers)
+        width, depth = state.board["width"], state.board["depth"]
+        room = (
+            float((width - r - xy[:, 0]).min()),
+            float((r - xy[:, 0]).max()),
+            float((depth - r - xy[:, 1]).min()),
+            float((r - xy[:, 1]).max()),
+        )
+        low = (xy - r[:, None]).min(axis=0)
+        high = (xy + r[:, None]).max(axis=0)
+        return cls(xy, r, low, high, room, state.pos[rest], state.radius[rest])
+
+    def edge_limit(self, u: FloatArray) -> float:
+        """How far the group goes along ``u`` before a base crosses the table edge (the
+        minimum over bases of the same quotient: dividing is monotonic, so taken once)."""
+        best = np.inf
+        for axis in (0, 1):
+            step = float(u[axis])
+            if step > 1e-12:
+                best = min(best, self.room[2 * axis] / step)
+            elif step < -1e-12:
+                best = min(best, self.room[2 * axis + 1] / step)
+        return float(best)
+
+    def near_path(self, shift: FloatArray) -> IntArray:
+        """The other bases the group's bounding box, swept along ``shift`` (plus a margin),
+        touches. Leaving the rest out changes no first contact: they are met later than
+        ``shift``'s end, if ever."""
+        low = self.low + np.minimum(shift, 0.0) - SWEEP_MARGIN
+        high = self.high + np.maximum(shift, 0.0) + SWEEP_MARGIN
+        their_r = self.rest_r[:, None]
+        near = ((self.rest_xy + their_r >= low) & (self.rest_xy - their_r <= high)).all(axis=1)
+        return np.flatnonzero(near)
 
 
 def _first_contact(

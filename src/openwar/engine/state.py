@@ -10,6 +10,8 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +22,7 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
+SCALARS = (bool, int, float, str, type(None))  # flag values copied without deepcopy
 POSITION_DECIMALS = 6  # positions are rounded after every move: same bytes on every machine
 
 
@@ -45,7 +48,7 @@ class UnitState:
             self.profile,  # profiles never change during a battle: shared, not copied
             self.points,
             dict(self.tokens),
-            copy.deepcopy(self.flags) if self.flags else {},
+            {k: v if isinstance(v, SCALARS) else copy.deepcopy(v) for k, v in self.flags.items()},
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -72,6 +75,34 @@ class UnitState:
             {k: int(v) for k, v in data["tokens"].items()},
             data["flags"],
         )
+
+
+@dataclass(frozen=True)
+class Lookups:
+    """What never changes during a battle, derived from the unit list and ``unit_of``: unit
+    indices by id, each unit's miniatures, each miniature's side. A ruleset may keep its own
+    derived facts (parsed profiles) in ``memo``."""
+
+    index: dict[str, int]
+    members: list[IntArray]
+    side_of: IntArray
+    memo: dict[Any, Any]
+
+    @classmethod
+    def of(cls, state: GameState) -> Lookups:
+        units = range(len(state.units))
+        sides = np.asarray([u.side for u in state.units], dtype=np.int64)
+        return cls(
+            {u.id: i for i, u in enumerate(state.units)},
+            [np.flatnonzero(state.unit_of == i) for i in units],
+            sides[state.unit_of] if len(sides) else np.zeros(0, dtype=np.int64),
+            {},
+        )
+
+
+def _copy_rng(rng: dict[str, Any]) -> dict[str, Any]:
+    """A numpy bit generator's state: a dict of ints, strings and one nested dict."""
+    return {k: dict(v) if isinstance(v, dict) else v for k, v in rng.items()}
 
 
 @dataclass
@@ -102,13 +133,15 @@ class GameState:
     scores: list[int] = field(default_factory=lambda: [0, 0])
     extra: dict[str, Any] = field(default_factory=dict)
     steps: int = 0
+    lookups: Lookups | None = field(default=None, init=False, repr=False, compare=False)
+    scratch: dict[Any, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
     def clone(self) -> GameState:
-        """An independent copy (arrays copied, unit records copied, board shared)."""
-        return GameState(
+        """An independent copy (arrays copied, unit records copied, board and lookups shared)."""
+        twin = GameState(
             self.ruleset,
             self.seed,
-            copy.deepcopy(self.rng),
+            _copy_rng(self.rng),
             self.board,
             [u.copy() for u in self.units],
             self.pos.copy(),
@@ -122,34 +155,54 @@ class GameState:
             self.phase,
             self.active,
             list(self.scores),
-            copy.deepcopy(self.extra),
+            copy.deepcopy(self.extra) if self.extra else {},
             self.steps,
         )
+        twin.lookups = self.lookups
+        return twin
 
     # -- queries ---------------------------------------------------------------------------
+    def lookup(self) -> Lookups:
+        """Facts that never change during a battle (built on first use, shared by clones)."""
+        if self.lookups is None:
+            self.lookups = Lookups.of(self)
+        return self.lookups
+
     def unit_index(self, unit_id: str) -> int:
-        for i, unit in enumerate(self.units):
-            if unit.id == unit_id:
-                return i
-        raise KeyError(unit_id)
+        return self.lookup().index[unit_id]
 
     def unit(self, unit_id: str) -> UnitState:
         return self.units[self.unit_index(unit_id)]
 
     def members(self, unit_id: str, *, alive: bool = True) -> IntArray:
         """Indices of a unit's miniatures (by default only those still alive)."""
-        mask = self.unit_of == self.unit_index(unit_id)
-        if alive:
-            mask &= self.alive
-        return np.flatnonzero(mask)
+        everyone = self.lookup().members[self.unit_index(unit_id)]
+        return everyone[self.alive[everyone]] if alive else everyone.copy()
 
     def on_table(self, unit_id: str) -> IntArray:
         """A unit's miniatures that are alive and deployed."""
-        index = self.unit_index(unit_id)
-        return np.flatnonzero((self.unit_of == index) & self.alive & self.deployed)
+        if self.scratch is not None:
+            key = ("on_table", unit_id)
+            found: IntArray | None = self.scratch.get(key)
+            if found is None:
+                found = self.scratch[key] = self._on_table(unit_id)
+                found.flags.writeable = False
+            return found
+        return self._on_table(unit_id)
+
+    def _on_table(self, unit_id: str) -> IntArray:
+        everyone = self.lookup().members[self.unit_index(unit_id)]
+        return everyone[self.alive[everyone] & self.deployed[everyone]]
+
+    def side_miniatures(self, side: int, *, same: bool = True) -> IntArray:
+        """Miniatures on the table (alive and deployed) of ``side`` (or, not ``same``, of the
+        other sides)."""
+        mine = self.lookup().side_of == side
+        return np.flatnonzero((mine if same else ~mine) & self.alive & self.deployed)
 
     def size(self, unit_id: str) -> int:
-        return int(np.count_nonzero((self.unit_of == self.unit_index(unit_id)) & self.alive))
+        everyone = self.lookup().members[self.unit_index(unit_id)]
+        return int(np.count_nonzero(self.alive[everyone]))
 
     def is_destroyed(self, unit_id: str) -> bool:
         return self.size(unit_id) == 0
@@ -158,6 +211,19 @@ class GameState:
         return [
             u for u in self.units if u.side == side and (not alive or not self.is_destroyed(u.id))
         ]
+
+    @contextmanager
+    def reading(self) -> Iterator[GameState]:
+        """While nothing changes the state (a menu being built, a player choosing), remember
+        what is asked of it more than once (``scratch``); forgotten on leaving."""
+        if self.scratch is not None:
+            yield self
+            return
+        self.scratch = {}
+        try:
+            yield self
+        finally:
+            self.scratch = None
 
     # -- serialisation ---------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

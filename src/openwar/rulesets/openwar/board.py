@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import shapely
 from shapely.geometry import Polygon
 
@@ -103,9 +104,13 @@ class Territory:
 
     def contains_bases(self, xy: FloatArray, radius: FloatArray) -> bool:
         """Whether every round base lies wholly within the territory."""
+        return bool(np.all(self.bases_inside(xy, radius)))
+
+    def bases_inside(self, xy: FloatArray, radius: FloatArray) -> npt.NDArray[np.bool_]:
+        """For each round base, whether it lies wholly within the territory."""
         inside = shapely.contains_xy(self.polygon, xy[:, 0], xy[:, 1])
         edge = shapely.distance(self.polygon.exterior, shapely.points(xy))
-        return bool(np.all(inside & (edge >= radius - 1e-9)))
+        return np.asarray(inside & (edge >= radius - 1e-9), dtype=np.bool_)
 
 
 @lru_cache(maxsize=64)

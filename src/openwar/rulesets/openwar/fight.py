@@ -55,14 +55,24 @@ def weapons(state: GameState, mini: int, *, ranged: bool) -> list[Weapon]:
     """The miniature's weapons of one kind; once it has thrown, its Thrown weapons are gone."""
     unit = state.units[int(state.unit_of[mini])]
     thrown = mini in unit.flags.get("thrown", [])
-    found = []
-    for data in loadout(state, mini)["weapons"]:
-        weapon = Weapon.from_profile(data)
-        if weapon.ranged != ranged:
-            continue
-        if thrown and (THROWN in weapon.special or data.get("thrown_profile", False)):
-            continue
-        found.append(weapon)
+    return [
+        weapon
+        for weapon, throwable in _armoury(state, mini)
+        if weapon.ranged == ranged and not (thrown and throwable)
+    ]
+
+
+def _armoury(state: GameState, mini: int) -> list[tuple[Weapon, bool]]:
+    """The miniature's loadout parsed once per battle: (weapon, lost once thrown)."""
+    key = ("openwar.armoury", int(state.unit_of[mini]), int(state.loadout[mini]))
+    memo = state.lookup().memo
+    if key not in memo:
+        memo[key] = [
+            (weapon, THROWN in weapon.special or bool(data.get("thrown_profile", False)))
+            for data in loadout(state, mini)["weapons"]
+            for weapon in [Weapon.from_profile(data)]
+        ]
+    found: list[tuple[Weapon, bool]] = memo[key]
     return found
 
 

@@ -10,8 +10,18 @@ from __future__ import annotations
 import numpy as np
 
 from openwar.engine.actions import Action
-from openwar.engine.space import centroid, formation, placement_clear, unit_gaps
-from openwar.engine.state import GameState, UnitState
+from openwar.engine.space import (
+    OVERLAP_TOLERANCE,
+    centroid,
+    formation,
+    formations,
+    gaps,
+    on_table,
+    others,
+    placement_clear,
+    unit_gaps,
+)
+from openwar.engine.state import GameState, IntArray, UnitState
 from openwar.rulesets.openwar import orders
 from openwar.rulesets.openwar.board import deployment_points, facing_for, objectives, territory
 from openwar.rulesets.openwar.rules import battle_rules
@@ -36,12 +46,39 @@ def deployment_menu(state: GameState) -> list[Action]:
 def deployment_options(state: GameState, unit: UnitState) -> list[tuple[float, float]]:
     """Where the unit fits in its territory: a coarse grid of centres, finer grids only when
     the coarse one has no room left (OW-B12)."""
+    members = state.members(unit.id)
     for columns, rows in DEPLOYMENT_GRIDS:
         points = deployment_points(state, unit.side, columns, rows)
-        found = [point for point in points if fits(state, unit, point)]
+        found = [
+            point for point, ok in zip(points, fitting(state, members, points), strict=True) if ok
+        ]
         if found:
             return found
     return []
+
+
+def fitting(state: GameState, members: IntArray, points: list[tuple[float, float]]) -> list[bool]:
+    """:func:`fits` for many centres at once: the unit's formation around each point is on
+    the table, clear of every other base and wholly within its territory."""
+    if not points:
+        return []
+    side = state.units[int(state.unit_of[members[0]])].side
+    radii = state.radius[members]
+    blocks = formations(
+        len(members),
+        np.asarray(points, dtype=np.float64),
+        float(radii[0]),
+        battle_rules().rank_width,
+        facing_for(state, side),
+    )
+    xy, r = blocks.reshape(-1, 2), np.tile(radii, len(points))
+    ok = on_table(xy, r, state.board["width"], state.board["depth"])
+    rest = others(state, members)
+    if len(rest):
+        clear = gaps(xy, r, state.pos[rest], state.radius[rest]) >= -OVERLAP_TOLERANCE
+        ok &= clear.all(axis=1)
+    ok &= territory(state, side).bases_inside(xy, r)
+    return [bool(v) for v in np.asarray(ok.reshape(len(points), len(members)).all(axis=1))]
 
 
 def fits(state: GameState, unit: UnitState, point: tuple[float, float]) -> bool:
@@ -116,7 +153,8 @@ def _moves(state: GameState, unit: UnitState) -> list[Action]:
     for enemy in state.side_units(1 - side):
         theirs = state.on_table(enemy.id)
         goal = centroid(state, theirs)
-        contact = orders.contact_point(state, unit.id, enemy.id, move)
+        travel, touch = orders.contact(state, unit.id, enemy.id, run)
+        contact = touch if travel <= move else None
         if contact is not None:
             menu.append(Action("advance", side, unit.id, enemy.id, contact, "move-fight"))
         else:
@@ -129,7 +167,7 @@ def _moves(state: GameState, unit: UnitState) -> list[Action]:
                     Action("advance", side, unit.id, enemy.id if shoots else None, point, choice)
                 )
         if not unit.tokens.get("exhaustion"):
-            charge = orders.contact_point(state, unit.id, enemy.id, run)
+            charge = touch if travel <= run else None
             if charge is not None:
                 menu.append(Action("run", side, unit.id, enemy.id, charge, "charge"))
     for goal_xy in objectives(state):

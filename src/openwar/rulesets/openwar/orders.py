@@ -26,9 +26,7 @@ REACH_TOLERANCE = 1e-3  # cm: a destination this close to the reachable end coun
 
 
 def enemy_minis(state: GameState, side: int) -> np.ndarray:
-    enemy_units = [i for i, u in enumerate(state.units) if u.side != side]
-    mask = np.isin(state.unit_of, enemy_units) & state.alive & state.deployed
-    return np.flatnonzero(mask)
+    return state.side_miniatures(side, same=False)
 
 
 def nearest_enemy_gap(state: GameState, unit_id: str) -> float:
@@ -108,6 +106,15 @@ def contact_point(
 ) -> tuple[float, float] | None:
     """Where the unit's centre goes to bring its closest miniature into base contact with the
     target (a charge), if that is within ``limit`` and unblocked."""
+    travel, point = contact(state, unit_id, target_id, limit)
+    return point if travel <= limit else None
+
+
+def contact(
+    state: GameState, unit_id: str, target_id: str, limit: float = np.inf
+) -> tuple[float, tuple[float, float] | None]:
+    """How far the unit must go to touch the target, and where its centre ends (None when
+    blocked, or farther than ``limit``): one answer for every allowance up to ``limit``."""
     ours, theirs = state.on_table(unit_id), state.on_table(target_id)
     gap = unit_gaps(state, ours, theirs)
     i, j = np.unravel_index(int(np.argmin(gap)), gap.shape)
@@ -115,8 +122,14 @@ def contact_point(
     length = float(np.hypot(*direction))
     travel = float(gap[i, j])
     if length == 0.0 or travel > limit:
-        return None
-    shift = furthest_translation(state, ours, direction / length * travel)
+        return travel, None
+    return travel, _contact_end(state, ours, theirs, direction / length * travel)
+
+
+def _contact_end(
+    state: GameState, ours: np.ndarray, theirs: np.ndarray, wanted: FloatArray
+) -> tuple[float, float] | None:
+    shift = furthest_translation(state, ours, wanted)
     moved = state.pos[ours] + shift
     if unit_gaps_after(state, moved, ours, theirs) > battle_rules().combat_range:
         return None
