@@ -27,8 +27,9 @@ Point = tuple[float, float]
 
 
 def side_minis(state: GameState, side: int) -> IntArray:
-    units = [i for i, u in enumerate(state.units) if u.side == side]
-    return np.flatnonzero(np.isin(state.unit_of, units) & state.alive & state.deployed)
+    """A side's models on the table."""
+    sides = np.fromiter((u.side for u in state.units), dtype=np.int64, count=len(state.units))
+    return np.flatnonzero((sides[state.unit_of] == side) & state.alive & state.deployed)
 
 
 def enemy_minis(state: GameState, side: int) -> IntArray:
