@@ -221,3 +221,23 @@ def test_aos_d2_random_attacks_per_model_and_damage_per_successful_attack() -> N
     )
     data = first(events, "attack").data["weapons"][0]
     assert (data["attacks"], data["hits"], data["wounds"], data["damage"]) == (4, 3, 3, 6)
+
+
+def test_aos_d7_an_obstacle_gives_cover_against_shooters_beyond_it() -> None:
+    board = first_blood_board()
+    board["terrain"] = [
+        {
+            "name": "Sigmarite Wall",
+            "polygon": [[25, 18], [40, 18], [40, 19], [25, 19]],
+            "blocks_sight": False,
+            "scenery": None,
+        }
+    ]
+    state = in_phase(
+        battle([unit("a", 1, profile(missile=[BOW]))], [unit("b", 3)], board), "shooting"
+    )
+    place(state, "a", [(30.0, 10.0)])  # 7.5" from the wall, 9.5" from the target
+    place(state, "b", line(30.0, 20.0, 3))  # all within 1" of the wall
+    assert attacks.attack_profile(state, "a", "b", BOW, True, "shooting").cover
+    state.pos[state.members("a")] = [[30.0, 28.0]]  # now the target is between
+    assert not attacks.attack_profile(state, "a", "b", BOW, True, "shooting").cover

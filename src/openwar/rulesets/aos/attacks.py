@@ -16,7 +16,7 @@ from openwar.engine.game import Dice
 from openwar.engine.space import unit_gaps
 from openwar.engine.state import GameState
 from openwar.geometry.sight import visibility_matrix
-from openwar.rulesets.aos.board import sight_blockers, terrain, wholly_within
+from openwar.rulesets.aos.board import base_to_shape, sight_blockers, terrain, wholly_within
 from openwar.rulesets.aos.moves import EPS, enemy_gap, side_minis, unit_gap
 from openwar.rulesets.aos.odds import AosAttack
 from openwar.rulesets.aos.rules import battle_rules
@@ -91,9 +91,10 @@ def attackers(
     return [u for u in found.values() if u.attacks > 0]
 
 
-def in_cover(state: GameState, unit_id: str, phase: str) -> bool:
-    """Seed "Cover": every model wholly on or within one terrain feature; not in combat after
-    charging; never for MONSTER or WAR MACHINE units with Wounds 8 or more."""
+def in_cover(state: GameState, unit_id: str, phase: str, shooter: str | None = None) -> bool:
+    """Seed "Cover": every model wholly on or within one terrain feature, or (against a
+    ``shooter``) behind an obstacle; not in combat after charging; never for MONSTER or WAR
+    MACHINE units with Wounds 8 or more."""
     unit = state.unit(unit_id)
     rules = battle_rules()
     big = int(unit.profile["wounds"]) >= rules.cover_big_wounds
@@ -102,9 +103,31 @@ def in_cover(state: GameState, unit_id: str, phase: str) -> bool:
     if phase == "combat" and unit.flags.get("charged"):
         return False
     members = state.on_table(unit_id)
+    if shooter is not None and behind_obstacle(state, unit_id, shooter):
+        return True
     return any(
         wholly_within(shape, state.pos[members], state.radius[members]) for shape in terrain(state)
     )
+
+
+def behind_obstacle(state: GameState, unit_id: str, shooter: str) -> bool:
+    """Seed "Obstacles": every model of the target within 1" of an obstacle, and the shooting
+    unit closer to the obstacle than to the target (AOS-D7: measured from the shooting unit's
+    closest model)."""
+    rules = battle_rules()
+    members, shooters = state.on_table(unit_id), state.on_table(shooter)
+    if not len(members) or not len(shooters):
+        return False
+    to_target = unit_gap(state, shooter, unit_id)
+    for feature, shape in zip(state.board.get("terrain", []), terrain(state), strict=True):
+        if feature["name"] not in rules.obstacles:
+            continue
+        near = base_to_shape(shape, state.pos[members], state.radius[members])
+        if float(near.max()) <= rules.obstacle_range + EPS:
+            mine = float(base_to_shape(shape, state.pos[shooters], state.radius[shooters]).min())
+            if mine < to_target:
+                return True
+    return False
 
 
 def _condition(state: GameState, unit_id: str, entry: dict[str, Any]) -> bool:
@@ -226,7 +249,7 @@ def attack_profile(
         rend=int(weapon["rend"]),
         damage=parse_dice(weapon["damage"]),
         save=7 if save is None else int(save),
-        cover=in_cover(state, target_id, phase),
+        cover=in_cover(state, target_id, phase, unit_id if missile else None),
         hit_modifier=hit_mod,
         wound_modifier=wound_mod,
         save_modifier=roll_modifier(state, target_id, "save", missile, "defender"),

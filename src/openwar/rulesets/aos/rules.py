@@ -52,6 +52,8 @@ class BattleRules(RuleData):
     unbind_range: float
     cover_save: int
     cover_big_wounds: int
+    obstacles: list[str]
+    obstacle_range: float
     scenery_range: float
     rank_width: int
     base_spacing: float
