@@ -204,3 +204,15 @@ def test_aos_b9_battle_ends_when_a_side_has_no_units_left() -> None:
     assert state.phase == "over" and kinds(events) == ["battle_over"]
     with pytest.raises(IllegalActionError, match="AOS-B9"):
         play(state, Action("end_phase", 0))
+
+
+def test_aos_b9_open_war_battles_last_five_rounds_even_after_a_wipe_out() -> None:
+    from openwar.engine.game import ScriptedDice
+
+    board = first_blood_board()
+    board["victory"] = "Field of Glory"
+    state = in_phase(battle([unit("a", 1)], [unit("b", 1)], board), "hero")
+    place(state, "a", [(30.0, 5.0)])
+    place(state, "b", [(30.0, 40.0)])
+    state.alive[state.members("b")] = False
+    assert phases.check_end(state, ScriptedDice([])) == [] and state.phase == "hero"

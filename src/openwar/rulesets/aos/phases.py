@@ -393,8 +393,12 @@ def _split_units(state: GameState) -> list[Event]:
 
 
 def _battle_over(state: GameState, final: bool) -> bool:
+    """A sudden victory ends the battle; so does a side with no units left on the battlefield
+    or in reserve, but only in First Blood: Open War battles last their five rounds (AOS-B9)."""
     if state.extra.get("sudden") is not None:
         return True
+    if state.board.get("victory") in victory.OPEN_WAR:
+        return final
     for side in (0, 1):
         on_table = any(len(state.on_table(u.id)) for u in state.side_units(side))
         waiting = any(
@@ -407,7 +411,7 @@ def _battle_over(state: GameState, final: bool) -> bool:
 
 
 def check_end(state: GameState, dice: Dice) -> list[Event]:
-    """AOS-B9: a side with no units left on the battlefield (nor in reserve) ends it."""
+    """AOS-B9: the battle may end mid-turn (First Blood: a side has nothing left)."""
     if state.phase != "over" and _battle_over(state, final=False):
         return finish(state)
     return []

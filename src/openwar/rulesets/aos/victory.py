@@ -15,6 +15,14 @@ from openwar.rulesets.aos.rules import battle_rules
 from openwar.rulesets.aos.wounds import allocate, has_keyword, roll_expr
 
 ENDS_EARLY = ("Invasion", "Loot and Plunder")
+OPEN_WAR = (
+    "Field of Glory",
+    "War of Attrition",
+    "Drawn and Quartered",
+    "Invasion",
+    "Arcane Prize",
+    "Loot and Plunder",
+)
 
 
 def control(state: GameState) -> list[Event]:
