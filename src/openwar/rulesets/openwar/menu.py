@@ -29,6 +29,7 @@ from openwar.rulesets.openwar.shooting import can_shoot, shooters
 
 DEPLOYMENT_GRIDS = ((7, 3), (15, 7), (31, 15))  # columns x rows, coarse first
 NO_ROOM = "no room"
+FITTING_BASES = 1024  # bases placed per vectorised fitting check
 
 
 def deployment_menu(state: GameState) -> list[Action]:
@@ -47,11 +48,15 @@ def deployment_options(state: GameState, unit: UnitState) -> list[tuple[float, f
     """Where the unit fits in its territory: a coarse grid of centres, finer grids only when
     the coarse one has no room left (OW-B12)."""
     members = state.members(unit.id)
+    chunk = max(1, FITTING_BASES // len(members))  # bounds the memory of one check
     for columns, rows in DEPLOYMENT_GRIDS:
         points = deployment_points(state, unit.side, columns, rows)
-        found = [
-            point for point, ok in zip(points, fitting(state, members, points), strict=True) if ok
+        fit = [
+            ok
+            for i in range(0, len(points), chunk)
+            for ok in fitting(state, members, points[i : i + chunk])
         ]
+        found = [point for point, ok in zip(points, fit, strict=True) if ok]
         if found:
             return found
     return []
