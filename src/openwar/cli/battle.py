@@ -90,12 +90,17 @@ def _players(text: str) -> tuple[str, str]:
 
 
 def _read_plan(path: Path) -> dict[str, Any]:
-    from openwar.rulesets.openwar.board import board_from_plan
-
+    """A board from a battleplan JSON file, by the plan's own ruleset."""
     try:
         plan = json.loads(path.read_text())
     except (OSError, ValueError) as exc:
         raise OpenWarError(f"{path}: not a readable battleplan JSON ({exc})") from exc
+    if not isinstance(plan, dict):
+        raise OpenWarError(f"{path}: not a battleplan (expected a JSON object)")
+    if plan.get("ruleset") == "aos":
+        from openwar.rulesets.aos.board import board_from_plan
+    else:
+        from openwar.rulesets.openwar.board import board_from_plan
     try:
         return board_from_plan(plan)
     except (KeyError, TypeError, IndexError) as exc:
@@ -133,7 +138,19 @@ def report(
     verified: bool = False,
 ) -> None:
     result = record.outcome
-    rounds = summarise(record)
+    if setup.ruleset == "aos":
+        from openwar.rulesets.aos.report import moments, rounds_table
+        from openwar.rulesets.aos.report import report as aos_report
+
+        aos_rounds = aos_report(record)
+        summary_json = [r.to_json() for r in aos_rounds]
+        table: Table = rounds_table(aos_rounds)
+        highlights = moments(aos_rounds)
+    else:
+        rounds = summarise(record)
+        summary_json = [r.to_json() for r in rounds]
+        table = _rounds_table(rounds, setup)
+        highlights = _highlights(rounds)
     if as_json:
         winner = None if result.winner is None else SIDE_NAMES[result.winner]
         typer.echo(
@@ -150,7 +167,7 @@ def report(
                     "players": list(chosen),
                     "battleplan": setup.board.get("name"),
                     "actions": len(record.actions),
-                    "summary": [r.to_json() for r in rounds],
+                    "summary": summary_json,
                     "picture": None if picture is None else str(picture),
                     "replay": None if replay is None else str(replay),
                     "verified": verified,
@@ -165,8 +182,9 @@ def report(
     console.print("   vs   ".join(names))
     if log:
         _print_log(console, record)
-    console.print(_rounds_table(rounds, setup))
-    _highlights(console, rounds)
+    console.print(table)
+    for line in highlights:
+        console.print(f"  {line}", markup=False)
     winner = (
         "nobody"
         if result.winner is None
@@ -218,14 +236,16 @@ def _rounds_table(rounds: list[RoundSummary], setup: BattleSetup) -> Table:
     return table
 
 
-def _highlights(console: Console, rounds: list[RoundSummary]) -> None:
+def _highlights(rounds: list[RoundSummary]) -> list[str]:
+    lines = []
     for summary in rounds:
         for side in (0, 1):
             part = summary.sides[side]
-            for charge in part.charges:
-                console.print(f"  round {summary.number}: {SIDE_NAMES[side]} charges {charge}")
-            for fled in part.routed:
-                console.print(f"  round {summary.number}: {fled} flees the table")
+            lines += [
+                f"round {summary.number}: {SIDE_NAMES[side]} charges {c}" for c in part.charges
+            ]
+            lines += [f"round {summary.number}: {fled} flees the table" for fled in part.routed]
+    return lines
 
 
 def _print_log(console: Console, record: BattleRecord) -> None:
