@@ -5,6 +5,7 @@ One test per clause of docs/rules/openwar.md, "Battle"; every die is scripted.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from openwar.engine import apply
@@ -159,3 +160,36 @@ def test_ow_b3_units_set_up_in_ranks_of_5_facing_the_enemy() -> None:
     ys = sorted(after.pos[after.members("a")][:, 1].tolist())
     assert ys == pytest.approx([8.75, 8.75, 11.25, 11.25, 11.25, 11.25, 11.25])
     assert after.facing[after.members("a")] == pytest.approx([3.14159265 / 2] * 7)
+
+
+def _shallow_board(width: float) -> dict[str, object]:
+    board = default_board()
+    left = 45.0 - width / 2.0  # centred under the enemy zone: units face straight north
+    board["territories"] = [
+        [[left, 0.0], [left + width, 0.0], [left + width, 9.0], [left, 9.0]],
+        board["territories"][1],
+    ]
+    return board
+
+
+def test_ow_b12_a_unit_with_no_room_in_ranks_of_5_sets_up_10_abreast() -> None:
+    from openwar.rulesets.openwar.menu import WIDE
+
+    state = battle([unit("a", 30)], [unit("b", 1)], _shallow_board(40.0))
+    state.active = 0
+    menu = RULES.legal_actions(state)
+    assert menu and all(a.choice == WIDE for a in menu)
+    after, _ = play(state, menu[0])
+    depth = np.ptp(after.pos[after.members("a")][:, 1]) + 2 * battle_rules().base_radius
+    assert depth == pytest.approx(3 * 2 * battle_rules().base_radius)  # three ranks of ten
+
+
+def test_ow_b12_a_unit_that_fits_nowhere_takes_no_part() -> None:
+    from openwar.rulesets.openwar.menu import NO_ROOM
+
+    state = battle([unit("a", 30)], [unit("b", 1)], _shallow_board(20.0))
+    state.active = 0
+    menu = RULES.legal_actions(state)
+    assert [a.choice for a in menu] == [NO_ROOM]
+    after, events = play(state, menu[0])
+    assert kinds(events)[0] == "no_room" and after.is_destroyed("a")

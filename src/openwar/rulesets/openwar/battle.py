@@ -8,19 +8,15 @@ side with no such unit passes. The round ends when every unit has had an order.
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
-
 from openwar.engine.actions import Action
 from openwar.engine.errors import IllegalActionError
 from openwar.engine.events import Event
 from openwar.engine.game import Dice, Outcome
-from openwar.engine.space import centroid, unit_gaps
+from openwar.engine.space import unit_gaps
 from openwar.engine.state import GameState, UnitState
-from openwar.rulesets.openwar import fight, orders
-from openwar.rulesets.openwar.board import deployment_points, facing_for, objectives, territory
-from openwar.rulesets.openwar.menu import NO_ROOM, deployment_options
+from openwar.rulesets.openwar import fight, orders, victory
+from openwar.rulesets.openwar.board import facing_for, territory
+from openwar.rulesets.openwar.menu import NO_ROOM, WIDE, deployment_options
 from openwar.rulesets.openwar.rules import battle_rules
 
 ADVANCE_CHOICES = ("move-shoot", "shoot-move", "move-fight")
@@ -116,7 +112,8 @@ class OpenWarRules:
         if action.point is None:
             events = self._no_room(state, unit)
         else:
-            orders.deploy(state, unit.id, action.point, facing_for(state, unit.side))
+            wide = battle_rules().wide_rank_width if action.choice == WIDE else None
+            orders.deploy(state, unit.id, action.point, facing_for(state, unit.side), wide)
             members = state.members(unit.id)
             if not territory(state, unit.side).contains_bases(
                 state.pos[members], state.radius[members]
@@ -140,7 +137,8 @@ class OpenWarRules:
     def _no_room(self, state: GameState, unit: UnitState) -> list[Event]:
         """A unit that fits nowhere in its territory takes no part: it counts as destroyed
         (OW-B12, design decision: the menu offers it only when no candidate point fits)."""
-        if deployment_options(state, unit):
+        wide = battle_rules().wide_rank_width
+        if deployment_options(state, unit) or deployment_options(state, unit, wide):
             raise IllegalActionError("OW-B12", f"{unit.id} still has room in its territory")
         state.alive[state.members(unit.id)] = False
         return [Event("no_room", {"unit": unit.id})]
@@ -320,36 +318,13 @@ class OpenWarRules:
         return [Event("round", {"round": state.round, "first": state.active, "rolls": rolls})]
 
     def _end_round(self, state: GameState, dice: Dice) -> list[Event]:
-        events = self._score_objectives(state)
+        events, winner = victory.end_of_round(state)
+        if winner is not None:
+            state.extra["sudden"] = winner
+            return events + self._end_battle(state)
         if state.round >= int(state.board.get("rounds", battle_rules().rounds)):
             return events + self._end_battle(state)
         return events + self._start_round(state, dice)
-
-    def _score_objectives(self, state: GameState) -> list[Event]:
-        rules = battle_rules()
-        held: list[int | None] = []
-        for point in objectives(state):
-            counts = []
-            for side in (0, 1):
-                minis = np.flatnonzero(
-                    state.alive
-                    & state.deployed
-                    & np.isin(
-                        state.unit_of, [i for i, u in enumerate(state.units) if u.side == side]
-                    )
-                )
-                gap = np.hypot(*(state.pos[minis] - np.asarray(point)).T) - state.radius[minis]
-                reach = float(state.board.get("control_range", rules.objective_range))
-                counts.append(int((gap <= reach).sum()))
-            owner = None if counts[0] == counts[1] else int(np.argmax(counts))
-            held.append(owner)
-            if owner is not None:
-                state.scores[owner] += int(state.board.get("objective_points", 0))
-        if not held:
-            return []
-        return [
-            Event("objectives", {"round": state.round, "held": held, "scores": list(state.scores)})
-        ]
 
     def _wiped_out(self, state: GameState) -> int | None:
         for side in (0, 1):
@@ -380,30 +355,12 @@ class OpenWarRules:
     def outcome(self, state: GameState) -> Outcome | None:
         if state.phase != "over":
             return None
-        scores = tuple(state.scores[s] + self.destroyed_points(state, s) for s in (0, 1))
+        destroyed = (self.destroyed_points(state, 0), self.destroyed_points(state, 1))
         wiped = self._wiped_out(state)
         if wiped is not None:
-            return Outcome(
-                1 - wiped, "major", (scores[0], scores[1]), state.round, "enemy army destroyed"
-            )
-        if scores[0] == scores[1]:
-            return Outcome(None, "draw", (scores[0], scores[1]), state.round, "equal scores")
-        winner = 0 if scores[0] > scores[1] else 1
-        major = scores[winner] >= 2 * scores[1 - winner]
-        return Outcome(
-            winner,
-            "major" if major else "minor",
-            (scores[0], scores[1]),
-            state.round,
-            "scores after the last round",
-        )
+            scores = (state.scores[0] + destroyed[0], state.scores[1] + destroyed[1])
+            return Outcome(1 - wiped, "major", scores, state.round, "enemy army destroyed")
+        return victory.result(state, destroyed, state.extra.get("sudden"))
 
 
 RULES = OpenWarRules()
-
-
-def distance(a: tuple[float, float], b: tuple[float, float]) -> float:
-    return math.hypot(a[0] - b[0], a[1] - b[1])
-
-
-__all__ = ["RULES", "OpenWarRules", "centroid", "deployment_points"]

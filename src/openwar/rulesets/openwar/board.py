@@ -36,6 +36,7 @@ def default_board() -> dict[str, Any]:
         "terrain": [],
         "objectives": [],
         "objective_points": 0,
+        "victory": "Destroy the Enemy",
     }
 
 
@@ -53,12 +54,15 @@ def board_from_plan(plan: dict[str, Any]) -> dict[str, Any]:
             "with `openwar battleplan --ruleset openwar`"
         )
     lands = {side: Land(side, Polygon(plan["map"]["territories"][side])) for side in ("A", "B")}
-    gap = load_battlepack("openwar").deployment.enemy_territory_gap
+    gap = load_battlepack("openwar").deployment.enemy_territory_gap  # OW-BP.2
     zones = [
         _largest_ring(deployment_zone(lands[own], lands[other], gap))
         for own, other in (("A", "B"), ("B", "A"))
     ]
     objectives = plan["victory"].get("objectives", [])
+    pack = load_battlepack("openwar")
+    row = next((v for v in pack.victory if v.name == plan["victory"]["name"]), None)
+    prize_gap = getattr(row, "prize_territory_gap", None)
     return {
         "name": f"{plan['map']['name']}: {plan['victory']['name']}",
         "width": float(plan["battlefield"]["width"]),
@@ -81,6 +85,9 @@ def board_from_plan(plan: dict[str, Any]) -> dict[str, Any]:
         ),
         "rounds": int(plan.get("game_length") or battle_rules().rounds),
         "victory": plan["victory"]["name"],
+        "lands": [[list(map(float, p)) for p in plan["map"]["territories"][s]] for s in ("A", "B")],
+        "prize_gap": float(prize_gap) if prize_gap is not None else None,
+        "prize_pickup": battle_rules().prize_pickup,
     }
 
 
@@ -131,7 +138,10 @@ def facing_for(state: GameState, side: int) -> float:
 
 
 def objectives(state: GameState) -> list[tuple[float, float]]:
-    return [(float(x), float(y)) for x, y in state.board.get("objectives", [])]
+    """Where the objectives still in play are now (looted ones gone, the prize where it is)."""
+    from openwar.rulesets.openwar.victory import live_objectives
+
+    return [point for _, point in live_objectives(state)]
 
 
 def sight_blockers(state: GameState) -> list[Polygon]:

@@ -29,6 +29,7 @@ from openwar.rulesets.openwar.shooting import can_shoot, shooters
 
 DEPLOYMENT_GRIDS = ((7, 3), (15, 7), (31, 15))  # columns x rows, coarse first
 NO_ROOM = "no room"
+WIDE = "wide ranks"
 FITTING_BASES = 1024  # bases placed per vectorised fitting check
 
 
@@ -36,17 +37,24 @@ def deployment_menu(state: GameState) -> list[Action]:
     side = state.active
     waiting = [u for u in state.units if u.side == side and not u.flags.get("deployed")]
     menu = []
+    wide = battle_rules().wide_rank_width
     for unit in waiting:
         points = deployment_options(state, unit)
         menu += [Action("deploy", side, unit.id, point=point) for point in points]
+        if points:
+            continue
+        points = deployment_options(state, unit, wide)
+        menu += [Action("deploy", side, unit.id, point=p, choice=WIDE) for p in points]
         if not points:
             menu.append(Action("deploy", side, unit.id, choice=NO_ROOM))
     return menu
 
 
-def deployment_options(state: GameState, unit: UnitState) -> list[tuple[float, float]]:
-    """Where the unit fits in its territory: a coarse grid of centres, finer grids only when
-    the coarse one has no room left (OW-B12)."""
+def deployment_options(
+    state: GameState, unit: UnitState, width: int | None = None
+) -> list[tuple[float, float]]:
+    """Where the unit fits in its territory in ranks of ``width``: a coarse grid of centres,
+    finer grids only when the coarse one has no room left (OW-B12)."""
     members = state.members(unit.id)
     chunk = max(1, FITTING_BASES // len(members))  # bounds the memory of one check
     for columns, rows in DEPLOYMENT_GRIDS:
@@ -54,7 +62,7 @@ def deployment_options(state: GameState, unit: UnitState) -> list[tuple[float, f
         fit = [
             ok
             for i in range(0, len(points), chunk)
-            for ok in fitting(state, members, points[i : i + chunk])
+            for ok in fitting(state, members, points[i : i + chunk], width)
         ]
         found = [point for point, ok in zip(points, fit, strict=True) if ok]
         if found:
@@ -62,7 +70,9 @@ def deployment_options(state: GameState, unit: UnitState) -> list[tuple[float, f
     return []
 
 
-def fitting(state: GameState, members: IntArray, points: list[tuple[float, float]]) -> list[bool]:
+def fitting(
+    state: GameState, members: IntArray, points: list[tuple[float, float]], width: int | None = None
+) -> list[bool]:
     """:func:`fits` for many centres at once: the unit's formation around each point is on
     the table, clear of every other base and wholly within its territory."""
     if not points:
@@ -73,7 +83,7 @@ def fitting(state: GameState, members: IntArray, points: list[tuple[float, float
         len(members),
         np.asarray(points, dtype=np.float64),
         float(radii[0]),
-        battle_rules().rank_width,
+        width or battle_rules().rank_width,
         facing_for(state, side),
     )
     xy, r = blocks.reshape(-1, 2), np.tile(radii, len(points))

@@ -213,13 +213,14 @@ def check_coherency(state: GameState, unit_id: str) -> list[Event]:
     return []
 
 
-def deploy(state: GameState, unit_id: str, point: tuple[float, float], facing: float) -> None:
-    """Set the unit up in ranks around ``point``, facing ``facing`` (OW-B3)."""
+def deploy(state: GameState, unit_id: str, point: tuple[float, float], facing: float,
+           width: int | None = None) -> None:  # fmt: skip
+    """Set the unit up in ranks of ``width`` (OW-B3) around ``point``, facing ``facing``."""
     from openwar.engine.space import formation
 
     members = state.members(unit_id)
     radius = float(state.radius[members[0]])
-    xy = formation(len(members), point, radius, battle_rules().rank_width, facing)
+    xy = formation(len(members), point, radius, width or battle_rules().rank_width, facing)
     if not placement_clear(state, members, xy):
         raise IllegalActionError("OW-B12", f"{unit_id} does not fit at {point}")
     state.pos[members] = xy

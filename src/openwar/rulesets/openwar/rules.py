@@ -28,6 +28,7 @@ class BattleRules(RuleData):
     contact: float
     base_radius: float
     rank_width: int
+    wide_rank_width: int
     deployment_depth: float
     rounds: int
     exhaustion_accuracy: int
@@ -41,6 +42,7 @@ class BattleRules(RuleData):
     objective_range: float
     command_type: str
     objective_points: int
+    prize_pickup: float
     command_skills: list[str]
 
 

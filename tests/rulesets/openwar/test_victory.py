@@ -1,0 +1,121 @@
+"""OpenWar plays the battleplan's victory condition (clauses OW-V1..OW-V7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from openwar.engine.state import GameState
+from openwar.rulesets.openwar import victory
+from openwar.rulesets.openwar.board import default_board
+
+from .conftest import battle, in_battle, place, unit
+
+SOUTH = [[0.0, 0.0], [90.0, 0.0], [90.0, 20.0], [0.0, 20.0]]
+NORTH = [[0.0, 70.0], [90.0, 70.0], [90.0, 90.0], [0.0, 90.0]]
+
+
+def board_for(name: str, objectives: list[list[float]], **extra: Any) -> dict[str, Any]:
+    board = default_board()
+    board.update(victory=name, objectives=objectives, control_range=8.0, lands=[SOUTH, NORTH])
+    board.update(extra)
+    return board
+
+
+def two_units(
+    board: dict[str, Any], a_at: tuple[float, float], b_at: tuple[float, float]
+) -> GameState:
+    state = battle([unit("a", 1)], [unit("b", 1)], board)
+    place(state, "a", [a_at])
+    place(state, "b", [b_at])
+    return in_battle(state)
+
+
+def test_ow_v1_drawn_and_quartered_scores_one_point_per_objective_each_round() -> None:
+    state = two_units(board_for(victory.QUARTERED, [[10.0, 45.0], [80.0, 45.0]]),
+                      (10.0, 47.0), (80.0, 47.0))  # fmt: skip
+    events, winner = victory.end_of_round(state)
+    assert winner is None
+    assert state.scores == [1, 1]
+    assert events[0].data["held"] == [0, 1]
+    victory.end_of_round(state)
+    assert state.scores == [2, 2]
+    assert victory.result(state, (0, 0), None).victory == "draw"
+
+
+def test_ow_v2_field_of_glory_all_three_major_two_minor_else_draw() -> None:
+    points = [[45.0, 45.0], [45.0, 10.0], [45.0, 80.0]]
+    state = battle([unit("a", 3)], [unit("b", 1)], board_for(victory.FIELD, points))
+    place(state, "a", [(45.0, 47.0), (45.0, 12.0), (45.0, 78.0)])
+    place(state, "b", [(5.0, 45.0)])
+    result = victory.result(in_battle(state), (0, 0), None)
+    assert (result.winner, result.victory) == (0, "major")
+    place(state, "b", [(45.0, 76.0)])  # contests the third objective: 1 against 1
+    result = victory.result(state, (0, 0), None)
+    assert (result.winner, result.victory) == (0, "minor")
+    place(state, "a", [(5.0, 45.0), (45.0, 12.0), (85.0, 45.0)])
+    assert victory.result(state, (0, 0), None).victory == "draw"
+
+
+def test_ow_v3_war_of_attrition_compares_points_destroyed() -> None:
+    state = two_units(board_for(victory.ATTRITION, []), (10.0, 10.0), (80.0, 80.0))
+    assert victory.result(state, (200, 90), None).victory == "major"
+    assert victory.result(state, (120, 90), None).victory == "minor"
+    assert victory.result(state, (90, 90), None).victory == "draw"
+
+
+def test_ow_v4_invasion_both_objectives_win_at_once_else_the_nearer_one() -> None:
+    board = board_for(victory.INVASION, [[30.0, 10.0], [60.0, 85.0]])
+    state = battle([unit("a", 2)], [unit("b", 1)], board)
+    place(state, "a", [(30.0, 12.0), (60.0, 83.0)])
+    place(state, "b", [(5.0, 45.0)])
+    _, winner = victory.end_of_round(in_battle(state))
+    assert winner == 0
+    assert victory.result(state, (0, 0), winner).reason.endswith("won outright")
+    place(state, "a", [(30.0, 12.0), (5.0, 50.0)])  # the nearer objective (30, 10) only
+    result = victory.result(state, (0, 0), None)
+    assert (result.winner, result.victory) == (0, "minor")
+
+
+def test_ow_v5_arcane_prize_is_taken_within_3cm_carried_and_scored() -> None:
+    board = board_for(victory.PRIZE, [[45.0, 45.0]], prize_gap=30.0, prize_pickup=3.0)
+    state = two_units(board, (45.0, 47.0), (45.0, 80.0))
+    victory.end_of_round(state)
+    carrier = state.extra["carrier"]
+    assert carrier is not None and state.unit_of[carrier] == state.unit_index("a")
+    state.pos[carrier] = (45.0, 10.0)  # carried home, 60 cm from the enemy territory
+    victory.end_of_round(state)
+    assert state.extra["prize"] == [45.0, 10.0]
+    result = victory.result(state, (0, 0), None)
+    assert (result.winner, result.victory) == (0, "major")
+    state.alive[carrier] = False  # the carrier falls: the prize stays where it fell
+    victory.end_of_round(state)
+    assert state.extra["carrier"] is None and state.extra["prize"] == [45.0, 10.0]
+
+
+def test_ow_v5_a_prize_out_of_reach_is_not_taken() -> None:
+    board = board_for(victory.PRIZE, [[45.0, 45.0]], prize_gap=30.0, prize_pickup=3.0)
+    state = two_units(board, (45.0, 50.0), (45.0, 80.0))  # 3.75 cm from the marker's centre
+    victory.end_of_round(state)
+    assert state.extra.get("carrier") is None
+
+
+def test_ow_v6_loot_and_plunder_removes_enemy_objectives_and_all_three_win() -> None:
+    enemy = [[20.0, 80.0], [45.0, 80.0], [70.0, 80.0]]
+    own = [[20.0, 10.0], [45.0, 10.0], [70.0, 10.0]]
+    state = battle([unit("a", 3)], [unit("b", 1)], board_for(victory.LOOT, own + enemy))
+    place(state, "a", [(20.0, 78.0), (45.0, 78.0), (5.0, 45.0)])
+    place(state, "b", [(85.0, 45.0)])
+    _, winner = victory.end_of_round(in_battle(state))
+    assert winner is None and sorted(state.extra["looted"]) == [3, 4]
+    assert len(victory.live_objectives(state)) == 4
+    place(state, "a", [(70.0, 78.0), (45.0, 78.0), (5.0, 45.0)])
+    _, winner = victory.end_of_round(state)
+    assert winner == 0
+
+
+def test_ow_v7_a_board_without_a_condition_scores_objective_points() -> None:
+    board = board_for("", [[45.0, 45.0]], objective_points=5)
+    state = two_units(board, (45.0, 47.0), (5.0, 5.0))
+    victory.end_of_round(state)
+    assert state.scores == [5, 0]
+    assert victory.result(state, (0, 0), None).winner == 0
