@@ -35,29 +35,11 @@ def roll_test(
     six_succeeds: bool = False,
     reroll: Reroll = Reroll.NONE,
 ) -> RolledTest:
-    """Roll a D6 test for every cell of ``shape``, re-rolling once before modifiers.
-
-    Faces are small integers; success and re-roll are looked up per face in 7-entry tables
-    (index = face), which is faster than arithmetic on the whole array.
-    """
-    mod = modifier if cap is None else int(np.clip(modifier, -cap, cap))
-    face = np.arange(7)
-    ok = face + mod >= target
-    if one_fails:
-        ok[1] = False
-    if six_succeeds:
-        ok[6] = True
-    faces = rng.integers(1, 7, size=shape, dtype=np.int8)
-    if reroll is not Reroll.NONE:
-        again = {
-            Reroll.ONES: face == 1,
-            Reroll.FAILED: ~ok,
-            Reroll.SUCCESSES: ok,
-            Reroll.ALL: np.ones(7, dtype=bool),
-        }[reroll]
-        fresh = rng.integers(1, 7, size=shape, dtype=np.int8)
-        faces = np.where(again[faces], fresh, faces)
-    return RolledTest(faces, ok[faces])
+    """Roll a D6 test for every cell of ``shape``, re-rolling once before modifiers."""
+    count = int(np.prod(shape))
+    flat = roll_test_sparse(rng, count, target, modifier, cap=cap, one_fails=one_fails,
+                            six_succeeds=six_succeeds, reroll=reroll)  # fmt: skip
+    return RolledTest(flat.faces.reshape(shape), flat.success.reshape(shape))
 
 
 def roll_test_sparse(
@@ -71,8 +53,8 @@ def roll_test_sparse(
     six_succeeds: bool = False,
     reroll: Reroll = Reroll.NONE,
 ) -> RolledTest:
-    """Like :func:`roll_test` for ``count`` independent dice, rolling re-roll dice only for
-    the faces that are re-rolled (the fast path of long Monte Carlo runs)."""
+    """Roll ``count`` independent D6 tests. Success and re-roll are looked up per face in
+    7-entry tables (index = face); re-roll dice are rolled only for the faces re-rolled."""
     mod = modifier if cap is None else int(np.clip(modifier, -cap, cap))
     face = np.arange(7)
     ok = face + mod >= target
