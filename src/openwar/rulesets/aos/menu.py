@@ -216,7 +216,7 @@ def shock_choices(state: GameState, side: int) -> list[Action]:
         if (
             templates(state, hero.id, "command_no_battleshock")
             and hero.id not in shock.get("used", [])
-            and len(state.on_table(hero.id))
+            and phases.issues_commands(state, hero.id)
             and handlers.hold_fast_units(state, hero.id)
         ):
             found.append(Action("hold_fast", side, hero.id))

@@ -129,6 +129,7 @@ def _hero_start(state: GameState, side: int, dice: Dice) -> list[Event]:
             unit.flags.pop("mystic_shield")
         if unit.side == side:
             unit.flags.pop("damned", None)
+            unit.flags.pop("no_commands", None)
     twist = state.board.get("twist")
     if twist == "Lightning Strikes":
         events += _lightning(state, side, dice)
@@ -174,7 +175,15 @@ def _realmvault(state: GameState, side: int, dice: Dice) -> list[Event]:
     face = int(dice.d6(1)[0])
     if face >= 2:
         state.extra["cp"][side] += 1
+    else:
+        state.unit(hero).flags["no_commands"] = True  # AOS-V7: until this side's next hero phase
     return [Event("arcane_prize", {"result": "Realmvault Key", "hero": hero, "roll": face})]
+
+
+def issues_commands(state: GameState, hero_id: str) -> bool:
+    """A HERO on the table that the Realmvault Key has not silenced (AOS-V7)."""
+    hero = state.unit(hero_id)
+    return bool(len(state.on_table(hero_id))) and not hero.flags.get("no_commands")
 
 
 def _return_models(state: GameState, unit_id: str, count: int) -> list[Event]:
@@ -453,7 +462,7 @@ def in_command_range(state: GameState, unit_id: str) -> bool:
     side = state.unit(unit_id).side
     general = state.extra["general"][side]
     for hero in state.side_units(side):
-        if not has_keyword(state, hero.id, "HERO") or not len(state.on_table(hero.id)):
+        if not has_keyword(state, hero.id, "HERO") or not issues_commands(state, hero.id):
             continue
         reach = rules.general_command_range if hero.id == general else rules.command_range
         if unit_gap(state, unit_id, hero.id) <= reach + EPS or hero.id == unit_id:
