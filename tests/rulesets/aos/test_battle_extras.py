@@ -12,10 +12,12 @@ from openwar.engine.actions import Action
 from openwar.engine.errors import IllegalActionError
 from openwar.engine.game import ScriptedDice
 from openwar.engine.state import GameState
-from openwar.rulesets.aos import phases
+from openwar.rulesets.aos import attacks, phases
+from openwar.rulesets.aos.battle import RULES
 from openwar.rulesets.aos.board import first_blood_board
+from openwar.rulesets.aos.wounds import allocate, heal
 
-from .kit import battle, first, in_phase, kinds, line, place, play, profile, unit, weapon
+from .kit import battle, first, in_phase, line, place, play, profile, unit, weapon
 
 HERO = profile(keywords=["HERO", "INFANTRY"], wounds=5, melee=[weapon()])
 
@@ -49,3 +51,104 @@ def test_aos_v7_realmvault_key_on_a_1_silences_the_hero_until_its_next_hero_phas
     state.extra["turn"] = 0
     events = phases.enter(state, "hero", ScriptedDice([4]))
     assert state.extra["cp"][0] == 3 and phases.in_command_range(state, "a")
+
+
+# -- minimum ranges, damage tables, random values ------------------------------------------
+MORTAR = weapon("Mortar", rng=30, attacks=1, hit=4, wound=4)
+MORTAR["min_range"] = 6
+
+
+def test_aos_h5_minimum_range_spares_units_wholly_within_it() -> None:
+    shooter = profile(missile=[MORTAR])
+    state = in_phase(battle([unit("a", 1, shooter)], [unit("b", 3)]), "shooting")
+    place(state, "a", [(30.0, 10.0)])
+    place(state, "b", line(30.0, 15.0, 3))  # wholly within 6"
+    assert Action("shoot", 0, "a", target="b") not in RULES.legal_actions(state)
+    with pytest.raises(IllegalActionError, match="AOS-H2"):
+        play(state, Action("shoot", 0, "a", target="b"))
+    place(state, "b", [(30.0, 15.0), (31.1, 15.0), (30.0, 16.5)])  # one base reaches past 6"
+    _, events = play(state, Action("shoot", 0, "a", target="b"), [2])
+    assert first(events, "attack").data["weapons"][0]["attacks"] == 1
+
+
+def row(suffered: int, move: int | str, jaws: dict[str, str], **more: int) -> dict[str, Any]:
+    return {"suffered": suffered, "move": move, "bravery": more.get("bravery"),
+            "save": more.get("save"), "weapons": {"Jaws": jaws}}  # fmt: skip
+
+
+DRAKE_TABLE = [
+    row(0, 12, {"attacks": "3"}),
+    row(4, 10, {"attacks": "2"}, bravery=6, save=5),
+    row(8, "D6", {"attacks": "1", "damage": "D3"}),
+]
+
+
+def drake_battle(damage: int) -> GameState:
+    drake = profile(
+        move=12, wounds=12, bravery=7, save=4, keywords=["MONSTER"],
+        melee=[weapon("Jaws", rng=2, attacks=3)],
+    )  # fmt: skip
+    drake["damage_table"] = DRAKE_TABLE
+    state = in_phase(battle([unit("d", 1, drake, radius=1.97)], [unit("b", 5)]), "movement")
+    place(state, "d", [(30.0, 10.0)])
+    place(state, "b", line(30.0, 40.0, 5))
+    if damage:
+        allocate(state, "d", damage, ScriptedDice([]), 1, "test")
+    return state
+
+
+def test_aos_d8_damage_table_by_wounds_suffered() -> None:
+    from openwar.rulesets.aos import characteristics as ch
+
+    fresh, hurt = drake_battle(0), drake_battle(5)
+    assert ch.move(fresh, fresh.unit("d")) == 12 and ch.move(hurt, hurt.unit("d")) == 10
+    assert ch.bravery(hurt, hurt.unit("d")) == 6 and ch.save(hurt, hurt.unit("d")) == 5
+    assert ch.save(fresh, fresh.unit("d")) == 4
+    for state, attacks_made in ((fresh, 3), (hurt, 2)):
+        state.phase = "combat"
+        place(state, "b", line(30.0, 12.6, 5))
+        uses = attacks.attackers(state, "d", "b", False, ScriptedDice([]))
+        assert [u.attacks for u in uses] == [attacks_made]
+    # healing moves the drake back up the table
+    heal(hurt, "d", 2)
+    assert ch.move(hurt, hurt.unit("d")) == 12
+    # a move longer than the table's Move is illegal
+    hurt = drake_battle(4)
+    with pytest.raises(IllegalActionError, match="AOS-M1"):
+        play(hurt, Action("move", 0, "d", point=(30.0, 21.0), choice="normal"))
+    play(hurt, Action("move", 0, "d", point=(30.0, 20.0), choice="normal"))
+
+
+def test_aos_d9_random_move_is_rolled_when_the_unit_is_picked() -> None:
+    state = drake_battle(9)  # 8+ wounds suffered: Move D6
+    menu = RULES.legal_actions(state)
+    assert Action("roll_move", 0, "d") in menu
+    assert not [a for a in menu if a.unit == "d" and a.kind in ("move", "run")]
+    with pytest.raises(IllegalActionError, match="AOS-D9"):
+        play(state, Action("move", 0, "d", point=(30.0, 12.0), choice="normal"))
+    with pytest.raises(IllegalActionError, match="AOS-D9"):
+        play(state, Action("run", 0, "d"), [3])
+    state, events = play(state, Action("roll_move", 0, "d"), [4])
+    assert first(events, "move_roll").data == {"unit": "d", "move": "D6", "roll": 4}
+    with pytest.raises(IllegalActionError, match="AOS-D9"):
+        play(state, Action("roll_move", 0, "d"), [4])
+    with pytest.raises(IllegalActionError, match="AOS-M1"):
+        play(state, Action("move", 0, "d", point=(30.0, 14.5), choice="normal"))
+    # the run adds its dice to the rolled Move
+    state, _ = play(state, Action("run", 0, "d"), [2])
+    state, _ = play(state, Action("run_move", 0, "d", point=(30.0, 16.0)))
+    assert "move_roll" in state.unit("d").tokens
+    phases.start_turn(state, 1, ScriptedDice([]))
+    assert "move_roll" not in state.unit("d").tokens
+
+
+def test_aos_d8_sample_drake_has_a_damage_table_and_the_catalogue_checks_it() -> None:
+    from openwar.rulesets import load_ruleset
+    from openwar.rulesets.aos.catalog import AosCatalog
+
+    catalog = load_ruleset("aos").data
+    assert isinstance(catalog, AosCatalog)
+    drake = catalog.unit("Ember Drake")
+    assert drake is not None and [r.suffered for r in drake.damage_table] == [0, 4, 8]
+    cannon = catalog.unit("Thunder Cannon")
+    assert cannon is not None and cannon.missile_weapons[0].min_range == 6

@@ -16,7 +16,9 @@ from openwar.engine.game import Dice
 from openwar.engine.space import unit_gaps
 from openwar.engine.state import GameState
 from openwar.geometry.sight import visibility_matrix
+from openwar.rulesets.aos import characteristics
 from openwar.rulesets.aos.board import base_to_shape, sight_blockers, terrain, wholly_within
+from openwar.rulesets.aos.characteristics import model_weapon
 from openwar.rulesets.aos.moves import EPS, enemy_gap, side_minis, unit_gap
 from openwar.rulesets.aos.odds import AosAttack
 from openwar.rulesets.aos.rules import battle_rules
@@ -62,23 +64,35 @@ def attackers(
     state: GameState, unit_id: str, target_id: str, missile: bool, dice: Dice | None
 ) -> list[WeaponUse]:
     """Each weapon and how many attacks it makes at the target. Missile weapons need range
-    and sight; melee weapons range. Random Attacks are rolled per model (seed "Random
-    Values"); without dice (for menus) only whether anyone can attack matters."""
+    and sight, and cannot attack a unit wholly within their minimum range; melee weapons
+    need range. A model's damage-table values replace its weapon's (AOS-D8). Random Attacks
+    are rolled per model (seed "Random Values"); without dice (for menus) only whether
+    anyone can attack matters."""
     unit = state.unit(unit_id)
     ours, theirs = state.on_table(unit_id), state.on_table(target_id)
     if len(ours) == 0 or len(theirs) == 0:
         return []
-    gap = unit_gaps(state, ours, theirs).min(axis=1)
+    pair_gaps = unit_gaps(state, ours, theirs)
+    gap = pair_gaps.min(axis=1)
     seen: np.ndarray = (
         np.asarray(visible(state, ours, theirs).any(axis=1))
         if missile
         else np.ones(len(ours), bool)
     )
+    weapons = unit.profile["missile" if missile else "melee"]
+    wholly: np.ndarray | None = None
+    if missile and any(int(w.get("min_range", 0)) for w in weapons):
+        # the far side of the target's furthest base, from this model's base
+        wholly = (pair_gaps + 2 * state.radius[theirs][None, :]).max(axis=1)
     found: dict[str, WeaponUse] = {}
     for k, mini in enumerate(ours):
         loadout = unit.profile["loadouts"][int(state.loadout[mini])]
-        for weapon in unit.profile["missile" if missile else "melee"]:
+        for base in weapons:
+            weapon = model_weapon(state, int(mini), base)
             if gap[k] > float(weapon["range"]) + EPS or not seen[k]:
+                continue
+            least = int(weapon.get("min_range", 0))
+            if least and wholly is not None and float(wholly[k]) <= least + EPS:
                 continue
             count = roll_expr(weapon["attacks"], dice) if dice is not None else 1
             count += sum(
@@ -86,7 +100,8 @@ def attackers(
                 for e in loadout["effects"]
                 if e["template"] == "extra_attacks" and e.get("weapon") in (None, weapon["name"])
             )
-            use = found.setdefault(weapon["name"], WeaponUse(weapon_for(state, unit_id, weapon), 0))
+            key = weapon["name"] if weapon is base else f"{weapon['name']}|{sorted(weapon.items())}"
+            use = found.setdefault(key, WeaponUse(weapon_for(state, unit_id, weapon), 0))
             use.attacks += max(count, 0)
     return [u for u in found.values() if u.attacks > 0]
 
@@ -236,7 +251,7 @@ def attack_profile(
     side = state.unit(unit_id).side
     if state.extra["revenge"][side] > state.extra["turns"]:
         wound_mod += 1
-    save = target.profile["save"]
+    save = characteristics.save(state, target)
     mortal = sum(
         int(t["mortal"])
         for t in templates(state, unit_id, "mortal_on_6_hit")

@@ -13,7 +13,7 @@ from openwar.armies.validate import assess
 from openwar.errors import OpenWarError
 from openwar.rulesets import load_ruleset
 from openwar.rulesets.aos.abilities import option_templates, templates_for
-from openwar.rulesets.aos.catalog import AosCatalog, AosWeapon, Warscroll
+from openwar.rulesets.aos.catalog import AosCatalog, AosWeapon, DamageRow, Warscroll
 from openwar.rulesets.aos.rules import battle_rules
 
 
@@ -112,6 +112,7 @@ def _force_unit(
         "missile": [_weapon(w) for w in scroll.missile_weapons],
         "melee": [_weapon(w) for w in scroll.melee_weapons],
         "abilities": templates_for(scroll.name),
+        "damage_table": [_row(row) for row in scroll.damage_table],
         "loadouts": loadouts,
         "battalion": battalion,
         "allied": unit.allied,
@@ -128,10 +129,30 @@ def _force_unit(
     )
 
 
+def _row(row: DamageRow) -> dict[str, Any]:
+    """A damage-table row as plain JSON: dice values as text, like a weapon's."""
+    weapons = {
+        name: {
+            k: (str(v) if k in ("attacks", "damage") else v)
+            for k, v in change.model_dump().items()
+            if v is not None
+        }
+        for name, change in row.weapons.items()
+    }
+    return {
+        "suffered": row.suffered,
+        "move": row.move,
+        "bravery": row.bravery,
+        "save": row.save,
+        "weapons": weapons,
+    }
+
+
 def _weapon(weapon: AosWeapon) -> dict[str, Any]:
     return {
         "name": weapon.name,
         "range": weapon.range,
+        "min_range": weapon.min_range,
         "attacks": str(weapon.attacks),
         "to_hit": weapon.to_hit,
         "to_wound": weapon.to_wound,

@@ -13,7 +13,7 @@ from openwar.engine.events import Event
 from openwar.engine.game import Dice
 from openwar.engine.space import centroid, furthest_translation, placement_clear
 from openwar.engine.state import GameState, UnitState
-from openwar.rulesets.aos import attacks, magic, phases, victory
+from openwar.rulesets.aos import attacks, characteristics, magic, phases, victory
 from openwar.rulesets.aos.board import base_to_shape, terrain
 from openwar.rulesets.aos.moves import (
     EPS,
@@ -138,7 +138,21 @@ def firestarter(state: GameState, action: Action, dice: Dice) -> list[Event]:
 
 # -- movement phase --------------------------------------------------------------------------
 def move_allowance(state: GameState, unit: UnitState) -> float:
-    return float(unit.profile["move"])
+    """The Move characteristic (a damage-table row's, a random Move's roll)."""
+    return characteristics.move(state, unit)
+
+
+def roll_move(state: GameState, action: Action, dice: Dice) -> list[Event]:
+    """Seed "Random Values": a random Move is rolled when the unit is picked to move and is
+    its Move for the rest of the movement phase (AOS-D9)."""
+    unit = own_unit(state, action, "AOS-D9")
+    if unit.flags.get("moved") or state.extra["ending_movement"]:
+        raise IllegalActionError("AOS-D9", f"{unit.id} has already moved this phase")
+    if not characteristics.needs_move_roll(state, unit):
+        raise IllegalActionError("AOS-D9", f"{unit.id} has no random Move left to roll")
+    text = characteristics.move_text(state, unit)
+    unit.tokens["move_roll"] = roll_expr(text, dice)
+    return [Event("move_roll", {"unit": unit.id, "move": text, "roll": unit.tokens["move_roll"]})]
 
 
 def check_move(
@@ -208,6 +222,7 @@ def run(state: GameState, action: Action, dice: Dice) -> list[Event]:
         raise IllegalActionError(
             "AOS-M4", 'a unit within 3" of an enemy cannot run (it may retreat)'
         )
+    move_allowance(state, unit)  # a random Move is rolled before running (AOS-D9)
     roll = int(dice.d6(battle_rules().run_dice).sum())
     bonus = run_bonus(state, unit)
     state.extra["pending"] = {"kind": "run", "unit": unit.id, "roll": roll, "bonus": bonus}
@@ -550,6 +565,7 @@ HANDLERS: dict[tuple[str, str], Handler] = {
     ("hero", "firestarter"): firestarter,
     ("hero", "end_phase"): end_phase,
     ("movement", "move"): move,
+    ("movement", "roll_move"): roll_move,
     ("movement", "run"): run,
     ("movement", "run_move"): run_move,
     ("movement", "at_the_double"): at_the_double,

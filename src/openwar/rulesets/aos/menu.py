@@ -8,7 +8,7 @@ import numpy as np
 
 from openwar.engine.actions import Action
 from openwar.engine.state import GameState, UnitState
-from openwar.rulesets.aos import attacks, handlers, magic, phases
+from openwar.rulesets.aos import attacks, characteristics, handlers, magic, phases
 from openwar.rulesets.aos.board import objectives
 from openwar.rulesets.aos.moves import EPS, block_shift, centre, enemy_minis, gap_after, near_enemy
 from openwar.rulesets.aos.rules import battle_rules
@@ -105,6 +105,9 @@ def _movement(state: GameState, side: int) -> list[Action]:
     if not state.extra["ending_movement"]:
         for unit in state.side_units(side):
             if unit.flags.get("moved") or not len(state.on_table(unit.id)):
+                continue
+            if characteristics.needs_move_roll(state, unit):
+                found.append(Action("roll_move", side, unit.id))
                 continue
             if near_enemy(state, unit.id):
                 found += [

@@ -11,7 +11,7 @@ from openwar.engine.errors import IllegalActionError
 from openwar.engine.events import Event
 from openwar.engine.game import Dice
 from openwar.engine.state import GameState
-from openwar.rulesets.aos import victory
+from openwar.rulesets.aos import characteristics, victory
 from openwar.rulesets.aos.board import base_to_shape, objectives, terrain
 from openwar.rulesets.aos.moves import EPS, coherent_groups, near_enemy, unit_gap
 from openwar.rulesets.aos.rules import battle_rules
@@ -77,6 +77,7 @@ def start_turn(state: GameState, side: int, dice: Dice) -> list[Event]:
         for flag in TURN_FLAGS:
             unit.flags.pop(flag, None)
         unit.tokens.pop("slain_turn", None)
+        unit.tokens.pop("move_roll", None)
     return [Event("turn", {"round": state.round, "side": side}), *enter(state, "hero", dice)]
 
 
@@ -316,7 +317,7 @@ def bravery(state: GameState, unit_id: str) -> int:
     rules = battle_rules()
     unit = state.unit(unit_id)
     members = state.on_table(unit_id)
-    value = int(unit.profile["bravery"]) + state.size(unit_id) // rules.bravery_per_models
+    value = characteristics.bravery(state, unit) + state.size(unit_id) // rules.bravery_per_models
     loadouts = {int(state.loadout[m]) for m in members}
     for k in loadouts:
         value += sum(

@@ -29,6 +29,7 @@ SCORES = {
     "arrive": 6.0,
     "reinforce": 6.0,
     "run": 0.0,
+    "roll_move": 2.0,
 }
 
 
