@@ -13,13 +13,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+from shapely.geometry import Point, Polygon
 
 from openwar.engine.actions import Action
 from openwar.engine.game import legal_actions
 from openwar.engine.space import centroid, gaps
 from openwar.engine.state import FloatArray, GameState, IntArray, UnitState
-from openwar.rulesets.openwar import fight, orders
-from openwar.rulesets.openwar.board import objectives, territory
+from openwar.rulesets.openwar import fight, orders, victory
+from openwar.rulesets.openwar.board import territory
 from openwar.rulesets.openwar.menu import unit_orders
 from openwar.rulesets.openwar.odds import OpenWarAttack, attack_odds
 from openwar.rulesets.openwar.rules import battle_rules
@@ -38,6 +39,9 @@ class Weights:
     threat_later: float = 0.1  # one that has acted (it may act first next round)
     opportunity: float = 0.3  # an enemy we could charge or shoot next
     objective: float = 0.7  # share of the objective points still to score that a hold is worth
+    stake: float = 0.5  # deciding the battle by its condition, as a share of an army's points
+    score_point: float = 0.3  # a Drawn and Quartered point, as a share of the stake
+    margin: float = 0.25  # a margin this share of an army's points makes a win ~73% likely
     approach: float = 25.0  # cm: closing this far on an objective we lack is worth holding it
     advance: float = 0.3  # points per cm closer to the nearest enemy, with no objective to take
     run_cost: float = 2.0  # Exhaustion: -1 to hit, no Run next order
@@ -260,11 +264,139 @@ def _chance(
     return 0.0
 
 
-# -- objectives ----------------------------------------------------------------------------
+# -- objectives, per victory condition ---------------------------------------------------
 def rounds_to_score(state: GameState) -> int:
     """Ends of rounds still to come, this round's included (objectives score at each)."""
     total = int(state.board.get("rounds", battle_rules().rounds))
     return max(total - max(state.round, 1) + 1, 0)
+
+
+def army_points(state: GameState) -> float:
+    """The mean points of the two armies as they started (the scale of the battle)."""
+    return max(sum(u.points for u in state.units) / 2.0, 1.0)
+
+
+def stake(state: GameState, w: Weights = WEIGHTS) -> float:
+    """What deciding the battle by its victory condition is worth, in points."""
+    return w.stake * army_points(state)
+
+
+def live_points(state: GameState) -> list[tuple[int, tuple[float, float]]]:
+    """(number, position) of the objectives in play; a carried Arcane Prize is where its
+    carrier stands now (the rules move the marker at the end of the round, OW-V5)."""
+    found = victory.live_objectives(state)
+    carrier = state.extra.get("carrier")
+    prize = victory.victory_name(state) == victory.PRIZE
+    if prize and found and carrier is not None and bool(state.alive[carrier]):
+        x, y = (float(v) for v in state.pos[carrier])
+        found = [(found[0][0], (x, y))]
+    return found
+
+
+def holders(
+    state: GameState, side: int, moved: IntArray | None = None, xy: FloatArray | None = None
+) -> list[float]:
+    """For each objective of :func:`live_points`: +1 held by ``side``, -1 by the enemy, 0 by
+    nobody (OW-B14), with the miniatures ``moved`` standing at ``xy``."""
+    points = live_points(state)
+    if not points:
+        return []
+    pos = state.pos
+    if moved is not None and xy is not None:
+        pos = pos.copy()
+        pos[moved] = xy
+    live = state.alive & state.deployed
+    sides = state_sides(state)
+    control = float(state.board.get("control_range", battle_rules().objective_range))
+    found = []
+    for _, point in points:
+        near = (np.hypot(*(pos - np.asarray(point)).T) - state.radius <= control) & live
+        mine = int(np.count_nonzero(near & (sides == side)))
+        theirs = int(np.count_nonzero(near & (sides != side)))
+        found.append(float(np.sign(mine - theirs)))
+    return found
+
+
+def state_sides(state: GameState) -> IntArray:
+    """The side of every miniature."""
+    return np.asarray([u.side for u in state.units], dtype=np.int64)[state.unit_of]
+
+
+def _in_territory(state: GameState, side: int, point: tuple[float, float]) -> bool:
+    lands = state.board.get("lands") or state.board["territories"]
+    return _polygon(tuple((float(x), float(y)) for x, y in lands[side])).covers(Point(*point))
+
+
+@lru_cache(maxsize=64)
+def _polygon(coords: tuple[tuple[float, float], ...]) -> Polygon:
+    return Polygon(coords)
+
+
+def objective_worths(state: GameState, side: int, w: Weights = WEIGHTS) -> list[float]:
+    """What holding each objective of :func:`live_points` (rather than the enemy holding it)
+    is worth to ``side`` now, in points, under the battleplan's victory condition:
+
+    - no condition (OW-V7): ``objective_points`` at every end of round left;
+    - War of Attrition (OW-V3): nothing (only destroyed points score);
+    - Drawn and Quartered (OW-V1): one score point at every end of round left;
+    - Field of Glory (OW-V2), Arcane Prize (OW-V5): held at the end decides the battle;
+    - Invasion (OW-V4): the objective nearer the centre decides at the end; the other one
+      matters for holding both (a win at once);
+    - Loot and Plunder (OW-V6): an objective in the enemy's territory is looted by its holder
+      at the end of the round; held ones decide at the end.
+    """
+    name = victory.victory_name(state)
+    points = [p for _, p in live_points(state)]
+    if not points:
+        return []
+    rounds = rounds_to_score(state)
+    big = stake(state, w)
+    if name == victory.ATTRITION:
+        return [0.0] * len(points)
+    if name == victory.QUARTERED:
+        return [w.objective * w.score_point * big * rounds] * len(points)
+    if name == victory.FIELD:
+        return [big / 2.0] * len(points)
+    if name == victory.PRIZE:
+        return [big] * len(points)
+    if name == victory.INVASION:
+        centre = np.array([state.board["width"] / 2.0, state.board["depth"] / 2.0])
+        near = [float(np.hypot(*(np.asarray(p) - centre))) for p in points]
+        return [big * (0.7 if d == min(near) else 0.4) for d in near]
+    if name == victory.LOOT:
+        return [
+            big * (0.6 if _in_territory(state, 1 - side, p) or _in_territory(state, side, p)
+                   else 0.3)
+            for p in points
+        ]  # fmt: skip
+    return [w.objective * float(state.board.get("objective_points", 0)) * rounds] * len(points)
+
+
+def objective_value(
+    state: GameState, side: int, moved: IntArray | None = None, xy: FloatArray | None = None,
+    w: Weights = WEIGHTS,
+) -> float:  # fmt: skip
+    """The objectives' part of ``side``'s expected margin, in points: each objective held
+    (+) or held by the enemy (-) times its worth, and the condition's decisive patterns
+    (Invasion: both held; Loot and Plunder: objectives looted so far)."""
+    held = holders(state, side, moved, xy)
+    worths = objective_worths(state, side, w)
+    value = sum(h * v for h, v in zip(held, worths, strict=True))
+    name = victory.victory_name(state)
+    if name == victory.INVASION and len(held) == 2 and held[0] == held[1] != 0:
+        value += held[0] * stake(state, w)
+    if name == victory.LOOT:
+        counts = state.extra.get("loot_count", [0, 0])
+        value += 0.6 * stake(state, w) * (counts[side] - counts[1 - side])
+    return value
+
+
+def score_value(state: GameState, side: int, w: Weights = WEIGHTS) -> float:
+    """The scores already won, in points (OW-B16, OW-V1)."""
+    margin = float(state.scores[side] - state.scores[1 - side])
+    if victory.victory_name(state) == victory.QUARTERED:
+        return margin * w.score_point * stake(state, w)
+    return margin
 
 
 def objective_balance(
@@ -276,39 +408,27 @@ def objective_balance(
 ) -> float:
     """Objectives held by ``side`` minus those held by the enemy (OW-B14), with the miniatures
     ``moved`` standing at ``xy`` (of one objective, ``only``, if given)."""
-    points = objectives(state) if only is None else [only]
-    if not points:
-        return 0.0
-    pos = state.pos
-    if moved is not None and xy is not None:
-        pos = pos.copy()
-        pos[moved] = xy
-    live = state.alive & state.deployed
-    sides = np.asarray([u.side for u in state.units])[state.unit_of]
-    control = float(state.board.get("control_range", battle_rules().objective_range))
-    balance = 0.0
-    for point in points:
-        near = np.hypot(*(pos - np.asarray(point)).T) - state.radius <= control
-        mine = int(np.count_nonzero(near & live & (sides == side)))
-        theirs = int(np.count_nonzero(near & live & (sides != side)))
-        balance += float(np.sign(mine - theirs))
-    return balance
+    held = holders(state, side, moved, xy)
+    if only is None:
+        return float(sum(held))
+    return float(sum(h for h, (_, p) in zip(held, live_points(state), strict=True) if p == only))
 
 
-def objective_worth(state: GameState, w: Weights = WEIGHTS) -> float:
-    """What holding one more objective is worth now: its points at every end of round left."""
-    return w.objective * float(state.board.get("objective_points", 0)) * rounds_to_score(state)
-
-
-def wanted_objectives(state: GameState, side: int) -> list[tuple[float, float]]:
-    """Objectives ``side`` does not hold yet (OW-B14)."""
-    return [p for p in objectives(state) if objective_balance(state, side, only=p) <= 0]
+def wanted_objectives(state: GameState, side: int) -> list[tuple[tuple[float, float], float]]:
+    """Objectives worth taking that ``side`` does not hold yet, with their worth."""
+    held = holders(state, side)
+    worths = objective_worths(state, side)
+    return [
+        (p, v)
+        for h, v, (_, p) in zip(held, worths, live_points(state), strict=True)
+        if h <= 0 and v > 0
+    ]
 
 
 def nearest_objective(
     state: GameState, xy: FloatArray, points: list[tuple[float, float]] | None = None
 ) -> float:
-    points = objectives(state) if points is None else points
+    points = [p for _, p in live_points(state)] if points is None else points
     if not points:
         return 0.0
     middle = xy.mean(axis=0)
@@ -401,18 +521,23 @@ class OpenWarEvaluation:
         self, state: GameState, unit: UnitState, members: IntArray, xy: FloatArray
     ) -> float:
         here = state.pos[members]
-        held = objective_balance(state, unit.side, members, xy)
-        held -= objective_balance(state, unit.side)
-        worth = objective_worth(state, self.w)
+        held = objective_value(state, unit.side, members, xy, self.w)
+        held -= objective_value(state, unit.side, w=self.w)
         lacking = wanted_objectives(state, unit.side)
         if lacking:
-            closer = nearest_objective(state, here, lacking) - nearest_objective(state, xy, lacking)
-            drive = worth * closer / self.w.approach
+            drive = (
+                max(
+                    worth
+                    * (nearest_objective(state, here, [p]) - nearest_objective(state, xy, [p]))
+                    for p, worth in lacking
+                )
+                / self.w.approach
+            )
         else:
             closer = nearest_enemy(state, unit, here) - nearest_enemy(state, unit, xy)
             drive = self.w.advance * closer
         threat = pressure(state, unit, xy, w=self.w) - pressure(state, unit, here, w=self.w)
-        return held * worth + drive + threat
+        return held + drive + threat
 
     def _charge(
         self, state: GameState, unit: UnitState, action: Action, shift: FloatArray
@@ -451,16 +576,9 @@ class OpenWarEvaluation:
         members = state.on_table(unit.id)
         xy = state.pos[members] + (np.asarray(action.point) - centroid(state, members))
         gain = pressure(state, unit, xy, w=self.w) - pressure(state, unit, state.pos[members])
-        return (
-            gain
-            - self.w.run_cost
-            - objective_worth(state, self.w)
-            * max(
-                objective_balance(state, unit.side)
-                - objective_balance(state, unit.side, members, xy),
-                0.0,
-            )
-        )
+        kept = objective_value(state, unit.side, members, xy, self.w)
+        kept -= objective_value(state, unit.side, w=self.w)
+        return gain - self.w.run_cost + kept
 
     def _skill(self, state: GameState, action: Action) -> float:
         friend = state.unit(str(action.target))
@@ -478,17 +596,18 @@ class OpenWarEvaluation:
         point = np.asarray(action.point)
         enemy_zone = territory(state, 1 - action.side).polygon.centroid
         to_enemy = float(np.hypot(point[0] - enemy_zone.x, point[1] - enemy_zone.y))
-        goal = nearest_objective(state, point[None, :]) if objectives(state) else to_enemy
+        wanted = [p for p, worth in wanted_objectives(state, action.side)]
+        goal = nearest_objective(state, point[None, :], wanted) if wanted else to_enemy
         return 10.0 * state.size(str(action.unit)) - 0.1 * to_enemy - 0.2 * goal
 
     # -- positions -----------------------------------------------------------------------------
     def position_value(self, state: GameState, side: int) -> float:
-        score = float(state.scores[side] - state.scores[1 - side])
+        score = score_value(state, side, self.w)
         for unit in state.units:
             sign = 1.0 if unit.side != side else -1.0
             score += sign * current_loss(state, unit)
         if state.phase != "over":
-            score += objective_balance(state, side) * objective_worth(state, self.w)
+            score += objective_value(state, side, w=self.w)
         return score
 
     def rollout_menu(self, state: GameState) -> list[Action]:
@@ -508,7 +627,7 @@ class OpenWarEvaluation:
         return menu or legal_actions(state)
 
     def margin_scale(self, state: GameState) -> float:
-        return max(0.1 * sum(u.points for u in state.units) / 2.0, 10.0)
+        return max(self.w.margin * army_points(state), 10.0)
 
 
 EVALUATION = OpenWarEvaluation()

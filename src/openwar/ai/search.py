@@ -1,12 +1,15 @@
-"""The search player: flat Monte Carlo over the heuristic's best few actions.
+"""The search player: successive halving over the heuristic's best few actions.
 
 Each candidate is tried on a clone of the state with freshly seeded dice (the search never
 peeks at the game's own dice: every rollout draws its dice from the player's generator), then
 both sides play on greedily by the evaluation, one unit's orders at a time, until the round
-ends or ``horizon`` further actions have been taken; the leaf is scored by the evaluation's
-position value as a win chance. The same rollout dice are used for every candidate (common
-random numbers), so candidates are compared on the same luck. The budget is counted in
-rollouts, not seconds, so the same seed gives the same choices on any machine.
+ends (its objectives are scored) or ``horizon`` further actions have been taken; the leaf is
+scored by the evaluation's position value as a win chance (a finished battle by its result).
+The same rollout dice are used for every candidate (common random numbers), so candidates are
+compared on the same luck. Successive halving: every candidate gets ``rollouts`` rollouts, the
+better half gets as many again, and so on until one is left, so most of the budget goes to the
+close calls. The budget is counted in rollouts, not seconds, so the same seed gives the same
+choices on any machine.
 """
 
 from __future__ import annotations
@@ -30,8 +33,8 @@ class SearchPlayer:
         seed: int | np.random.SeedSequence = 0,
         *,
         candidates: int = 4,
-        rollouts: int = 4,
-        horizon: int = 8,
+        rollouts: int = 3,
+        horizon: int = 14,
         evaluation: Evaluation | None = None,
     ) -> None:
         sequence = (
@@ -50,11 +53,18 @@ class SearchPlayer:
         values = self.heuristic.values(state, menu)
         if state.phase == "setup":
             return menu[int(np.argmax(values))]
-        ranked = sorted(range(len(menu)), key=lambda i: (-values[i], i))[: self.candidates]
-        seeds = [int(s) for s in self.generator.integers(0, 2**63, size=self.rollouts)]
-        means = [self.estimate(state, menu[i], seeds) for i in ranked]
-        best = max(range(len(ranked)), key=lambda k: (means[k], -k))
-        return menu[ranked[best]]
+        alive = sorted(range(len(menu)), key=lambda i: (-values[i], i))[: self.candidates]
+        totals = dict.fromkeys(alive, 0.0)
+        played = 0
+        while len(alive) > 1:
+            seeds = [int(s) for s in self.generator.integers(0, 2**63, size=self.rollouts)]
+            for i in alive:
+                totals[i] += self.estimate(state, menu[i], seeds) * len(seeds)
+            played += len(seeds)
+            # ties keep the heuristic's order (``alive`` is sorted by it)
+            ranked = sorted(alive, key=lambda i: -totals[i] / played)
+            alive = ranked[: max(1, len(ranked) // 2)]
+        return menu[alive[0]]
 
     def estimate(self, state: GameState, action: Action, seeds: list[int]) -> float:
         """Mean win chance for the mover after ``action``, over rollouts with these dice."""
