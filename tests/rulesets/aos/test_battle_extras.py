@@ -152,3 +152,54 @@ def test_aos_d8_sample_drake_has_a_damage_table_and_the_catalogue_checks_it() ->
     assert drake is not None and [r.suffered for r in drake.damage_table] == [0, 4, 8]
     cannon = catalog.unit("Thunder Cannon")
     assert cannon is not None and cannon.missile_weapons[0].min_range == 6
+
+
+# -- splitting attacks -----------------------------------------------------------------------
+BOW = weapon("Bow", rng=18, attacks=2, hit=4, wound=4)
+SLING = weapon("Sling", rng=8, attacks=1, hit=4, wound=4)
+
+
+def two_targets(phase: str = "shooting") -> GameState:
+    shooters = profile(missile=[BOW, SLING], melee=[weapon("Axe"), weapon("Spear", rng=2)])
+    state = in_phase(
+        battle([unit("a", 1, shooters)], [unit("b", 1, profile(save=None)), unit("c", 1)]), phase
+    )
+    place(state, "a", [(30.0, 10.0)])
+    place(state, "b", [(30.0, 25.0)])  # 15": only the Bow reaches
+    place(state, "c", [(36.0, 12.0)])  # 6": both weapons reach
+    return state
+
+
+def test_aos_f3_a_unit_splits_its_weapons_between_targets() -> None:
+    state = two_targets()
+    menu = RULES.legal_actions(state)
+    split = Action("shoot", 0, "a", target="c", choice="Bow>b")
+    assert split in menu
+    assert Action("shoot", 0, "a", target="b", choice="Sling>c") in menu
+    assert Action("shoot", 0, "a", target="c", choice="Sling>b") not in menu  # out of range
+    with pytest.raises(IllegalActionError, match="AOS-F3"):
+        play(state, Action("shoot", 0, "a", target="c", choice="Sling>b"))
+    with pytest.raises(IllegalActionError, match="AOS-F3"):
+        play(state, Action("shoot", 0, "a", target="c", choice="Club>b"))
+    # Sling at c first (the primary target), then the Bow's 2 attacks at b; wounds after all
+    after, events = play(state, split, [5, 5, 1, 6, 6, 6, 6, 1, 1])
+    shots = [e.data for e in events if e.kind == "attack"]
+    assert [(d["target"], [w["weapon"] for w in d["weapons"]]) for d in shots] == [
+        ("c", ["Sling"]),
+        ("b", ["Bow"]),
+    ]
+    assert [d["slain"] for d in shots] == [1, 1]  # c failed its save (1); b has no save
+    assert after.size("b") == 0 and after.size("c") == 0
+
+
+def test_aos_f3_a_fighter_splits_its_melee_weapons() -> None:
+    state = two_targets("combat")
+    place(state, "b", [(30.0, 11.5)])
+    place(state, "c", [(31.5, 10.0)])
+    action = Action("fight", 0, "a", target="b", choice="Spear>c")
+    assert action in RULES.legal_actions(state)
+    # Axe at b: hit 6, wound 6, save 1 (a save of "-" fails); Spear at c: hit 2 misses
+    after, events = play(state, action, [6, 6, 1, 2])
+    shots = [e.data for e in events if e.kind == "attack"]
+    assert [(d["target"], d["slain"]) for d in shots] == [("b", 1), ("c", 0)]
+    assert after.size("b") == 0 and after.size("c") == 1

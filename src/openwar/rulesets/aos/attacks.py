@@ -4,6 +4,7 @@ allocated once the unit's attacks are done (seed "Allocating Wounds", "Mortal Wo
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,13 +62,18 @@ def weapon_for(state: GameState, unit_id: str, weapon: dict[str, Any]) -> dict[s
 
 
 def attackers(
-    state: GameState, unit_id: str, target_id: str, missile: bool, dice: Dice | None
+    state: GameState,
+    unit_id: str,
+    target_id: str,
+    missile: bool,
+    dice: Dice | None,
+    names: Collection[str] | None = None,
 ) -> list[WeaponUse]:
     """Each weapon and how many attacks it makes at the target. Missile weapons need range
     and sight, and cannot attack a unit wholly within their minimum range; melee weapons
     need range. A model's damage-table values replace its weapon's (AOS-D8). Random Attacks
     are rolled per model (seed "Random Values"); without dice (for menus) only whether
-    anyone can attack matters."""
+    anyone can attack matters. ``names`` limits the weapons (those aimed at this target)."""
     unit = state.unit(unit_id)
     ours, theirs = state.on_table(unit_id), state.on_table(target_id)
     if len(ours) == 0 or len(theirs) == 0:
@@ -79,7 +85,11 @@ def attackers(
         if missile
         else np.ones(len(ours), bool)
     )
-    weapons = unit.profile["missile" if missile else "melee"]
+    weapons = [
+        w
+        for w in unit.profile["missile" if missile else "melee"]
+        if names is None or w["name"] in names
+    ]
     wholly: np.ndarray | None = None
     if missile and any(int(w.get("min_range", 0)) for w in weapons):
         # the far side of the target's furthest base, from this model's base
@@ -289,11 +299,60 @@ def roll_test(test: D6Test, count: int, dice: Dice) -> tuple[np.ndarray, np.ndar
 
 
 def attack(
-    state: GameState, unit_id: str, target_id: str, dice: Dice, *, missile: bool, phase: str
+    state: GameState,
+    unit_id: str,
+    target_id: str,
+    dice: Dice,
+    *,
+    missile: bool,
+    phase: str,
+    split: dict[str, str] | None = None,
 ) -> list[Event]:
-    """All of a unit's attacks at one target: hit, wound and save rolls weapon by weapon
-    (seed "Multiple Attacks"), then the total damage and mortal wounds are allocated."""
-    uses = attackers(state, unit_id, target_id, missile, dice)
+    """All of a unit's attacks: hit, wound and save rolls weapon by weapon (seed "Multiple
+    Attacks"), each weapon at its own target (``split`` names the weapons aimed elsewhere
+    than ``target_id``, AOS-F3); once every attack is made, each target's damage and mortal
+    wounds are allocated, the targets in the order they were attacked."""
+    split = split or {}
+    weapons = [w["name"] for w in state.unit(unit_id).profile["missile" if missile else "melee"]]
+    targets = list(dict.fromkeys([target_id, *split.values()]))
+    results: list[tuple[str, int, list[dict[str, Any]]]] = []
+    for target in targets:
+        aimed = [n for n in weapons if split.get(n, target_id) == target]
+        if target != target_id and not aimed:
+            continue
+        names = None if not split else aimed
+        damage, detail = _resolve(state, unit_id, target, dice, missile, phase, names)
+        results.append((target, damage, detail))
+    events: list[Event] = []
+    for target, damage, detail in results:
+        before = state.size(target)
+        head = Event(
+            "attack",
+            {
+                "unit": unit_id,
+                "target": target,
+                "missile": missile,
+                "weapons": detail,
+                "damage": damage,
+            },
+        )
+        events.append(head)
+        events += allocate(state, target, damage, dice, state.unit(unit_id).side, "attack")
+        head.data["slain"] = before - state.size(target)
+    return events
+
+
+def _resolve(
+    state: GameState,
+    unit_id: str,
+    target_id: str,
+    dice: Dice,
+    missile: bool,
+    phase: str,
+    names: list[str] | None,
+) -> tuple[int, list[dict[str, Any]]]:
+    """The rolls of the weapons aimed at one target: the damage they deal, weapon by weapon."""
+    uses = attackers(state, unit_id, target_id, missile, dice, names)
     damage = 0
     detail = []
     for use in uses:
@@ -318,22 +377,31 @@ def attack(
                 "mortal": mortal,
             }
         )
-    before = state.size(target_id)
-    events = [
-        Event(
-            "attack",
-            {
-                "unit": unit_id,
-                "target": target_id,
-                "missile": missile,
-                "weapons": detail,
-                "damage": damage,
-            },
-        )
-    ]
-    events += allocate(state, target_id, damage, dice, state.unit(unit_id).side, "attack")
-    events[0].data["slain"] = before - state.size(target_id)
-    return events
+    return damage, detail
+
+
+def reach(state: GameState, unit_id: str, target_id: str, missile: bool) -> set[str]:
+    """The weapons of the unit that could attack this target now."""
+    return {u.weapon["name"] for u in attackers(state, unit_id, target_id, missile, None)}
+
+
+def parse_split(choice: str | None) -> tuple[dict[str, str], str | None]:
+    """An action's ``choice``: ``Weapon>target`` parts (weapons aimed away from the primary
+    target) and at most one other word (a triumph), separated by ``;``."""
+    split: dict[str, str] = {}
+    word = None
+    for part in (choice or "").split(";"):
+        if ">" in part:
+            weapon, _, target = part.partition(">")
+            split[weapon] = target
+        elif part:
+            word = part
+    return split, word
+
+
+def split_choice(split: dict[str, str], word: str | None = None) -> str | None:
+    parts = [f"{w}>{t}" for w, t in split.items()] + ([word] if word else [])
+    return ";".join(parts) or None
 
 
 def can_target_missile(state: GameState, unit_id: str, target_id: str) -> bool:

@@ -410,10 +410,39 @@ def shoot(state: GameState, action: Action, dice: Dice) -> list[Event]:
             "AOS-H2",
             f'{target} is not a target in range and visible (within 3" only units within 3")',
         )
+    split = check_split(state, unit, target, action.choice, missile=True)
     unit.flags["shot"] = True
     events = [Event("order", {"unit": unit.id, "order": "shoot"})]
-    events += attacks.attack(state, unit.id, target, dice, missile=True, phase="shooting")
+    events += attacks.attack(
+        state, unit.id, target, dice, missile=True, phase="shooting", split=split
+    )
     return events + phases.check_end(state, dice)
+
+
+def check_split(
+    state: GameState, unit: UnitState, primary: str, choice: str | None, *, missile: bool
+) -> dict[str, str]:
+    """AOS-F3: weapons aimed away from the primary target, each at an enemy unit it may
+    attack (shooting: a target the unit may shoot that the weapon can reach; combat: a unit
+    the fighter can reach after piling in)."""
+    split, _ = attacks.parse_split(choice)
+    names = {w["name"] for w in unit.profile["missile" if missile else "melee"]}
+    for weapon, target in split.items():
+        if weapon not in names:
+            raise IllegalActionError("AOS-F3", f"{unit.id} has no weapon {weapon!r} to aim")
+        if target == primary:
+            continue
+        if missile:
+            ok = attacks.can_target_missile(state, unit.id, target) and weapon in attacks.reach(
+                state, unit.id, target, True
+            )
+        else:
+            ok = target in phases.fight_targets(state, unit.id)
+        if not ok:
+            raise IllegalActionError(
+                "AOS-F3", f"{unit.id}'s {weapon} cannot attack {target}: not an eligible target"
+            )
+    return {w: t for w, t in split.items() if t != primary}
 
 
 def can_charge(state: GameState, unit: UnitState) -> bool:
@@ -508,6 +537,7 @@ def fight(state: GameState, action: Action, dice: Dice) -> list[Event]:
     target = str(action.target)
     if target not in phases.fight_targets(state, unit.id):
         raise IllegalActionError("AOS-F2", f"{target} is not an enemy unit {unit.id} can reach")
+    split = check_split(state, unit, target, action.choice, missile=False)
     unit.flags["fought"] = True
     moved = pile_in(state, unit.id, battle_rules().pile_in)
     victory.follow_prize(state)
@@ -515,7 +545,9 @@ def fight(state: GameState, action: Action, dice: Dice) -> list[Event]:
         Event("order", {"unit": unit.id, "order": "fight"}),
         Event("pile_in", {"unit": unit.id, "distance": round(moved, 2)}),
     ]
-    events += attacks.attack(state, unit.id, target, dice, missile=False, phase="combat")
+    events += attacks.attack(
+        state, unit.id, target, dice, missile=False, phase="combat", split=split
+    )
     events += phases.check_end(state, dice)
     if state.phase == "over":
         return events

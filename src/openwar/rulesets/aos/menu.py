@@ -178,12 +178,38 @@ def _shooting(state: GameState, side: int) -> list[Action]:
     for unit in state.side_units(side):
         if not handlers.can_shoot(state, unit):
             continue
-        for enemy in state.side_units(1 - side):
-            if len(state.on_table(enemy.id)) and attacks.can_target_missile(
-                state, unit.id, enemy.id
-            ):
-                found.append(Action("shoot", side, unit.id, target=enemy.id))
+        targets = [
+            enemy.id
+            for enemy in state.side_units(1 - side)
+            if len(state.on_table(enemy.id))
+            and attacks.can_target_missile(state, unit.id, enemy.id)
+        ]
+        found += _attack_actions(state, unit, targets, "shoot", missile=True)
     return [*found, _end(side)]
+
+
+def _attack_actions(
+    state: GameState, unit: UnitState, targets: list[str], kind: str, *, missile: bool
+) -> list[Action]:
+    """One action per target, then (AOS-F3) the splits that aim one weapon of a unit with
+    several at another eligible target."""
+    side = unit.side
+    found = [Action(kind, side, unit.id, target=t) for t in targets]
+    weapons = [w["name"] for w in unit.profile["missile" if missile else "melee"]]
+    if len(weapons) < 2 or len(targets) < 2:
+        return found
+    reach = {
+        t: (attacks.reach(state, unit.id, t, True) if missile else set(weapons)) for t in targets
+    }
+    for primary in targets:
+        for other in targets:
+            if other == primary:
+                continue
+            for weapon in weapons:
+                if weapon in reach[other] and reach[primary] - {weapon}:
+                    choice = attacks.split_choice({weapon: other})
+                    found.append(Action(kind, side, unit.id, target=primary, choice=choice))
+    return found
 
 
 def _charge(state: GameState, side: int) -> list[Action]:
@@ -199,7 +225,7 @@ def _combat(state: GameState, side: int) -> list[Action]:
     found = []
     for unit_id in phases.eligible_fighters(state, side):
         targets = phases.fight_targets(state, unit_id)
-        found += [Action("fight", side, unit_id, target=t) for t in targets]
+        found += _attack_actions(state, state.unit(unit_id), targets, "fight", missile=False)
     return found
 
 
