@@ -13,6 +13,8 @@ from openwar.engine.state import POSITION_DECIMALS, BoolArray, FloatArray, GameS
 
 SWEEP_MARGIN = 1e-3  # cm around a moving group's swept bounding box
 OVERLAP_TOLERANCE = 2e-6  # covers rounding touching bases to POSITION_DECIMALS (<= 1.42e-6)
+TRANSLATION_MEMO = "engine.translations"  # key of the TranslationMemo (Lookups.memo, scratch)
+TRANSLATION_MEMO_LIMIT = 4096  # moves remembered before the memo starts afresh
 
 
 def gaps(a_xy: FloatArray, a_r: FloatArray, b_xy: FloatArray, b_r: FloatArray) -> FloatArray:
@@ -30,7 +32,7 @@ def unit_gaps(state: GameState, a: IntArray, b: IntArray) -> FloatArray:
     table = state.scratch.get("gaps")
     if table is None:
         table = state.scratch["gaps"] = gaps(state.pos, state.radius, state.pos, state.radius)
-    return np.asarray(table[np.ix_(a, b)], dtype=np.float64)
+    return np.asarray(table[a][:, b], dtype=np.float64)
 
 
 def formation(
@@ -98,17 +100,100 @@ def furthest_translation(state: GameState, movers: IntArray, shift: FloatArray) 
     length = float(np.hypot(*shift))
     if length == 0.0:
         return np.zeros(2)
+    memo = TranslationMemo.of(state)
+    key = b""
+    if memo is not None:
+        key = movers.tobytes() + state.pos[movers].tobytes() + shift.tobytes()
+        known = memo.results.get(key)
+        if known is not None:
+            return known.copy()
     u = shift / length
     group = MovingGroup.of(state, movers)
     limit = min(length, group.edge_limit(u))
-    near = group.near_path(u * max(limit, 0.0))
+    low, high = group.swept(u * max(limit, 0.0))
+    near = group.near(low, high)
     if len(near):
         limit = min(
             limit,
             _first_contact(group.xy, group.r, group.rest_xy[near], group.rest_r[near], u),
         )
     limit = max(limit, 0.0)
-    return np.asarray(u * limit, dtype=np.float64)
+    found = np.asarray(u * limit, dtype=np.float64)
+    if memo is not None:
+        memo.remember(key, found.copy(), low, high)
+    return found
+
+
+class TranslationMemo:
+    """Straight moves worked out while earlier states of the battle were read, kept while
+    they still hold: a move's end depends only on the movers, the shift and the other bases
+    inside its swept box, so an answer is forgotten as soon as a base appears in, leaves or
+    moves within that box (found by comparing each state read with the last one)."""
+
+    def __init__(self) -> None:
+        self.pos: FloatArray | None = None
+        self.present: BoolArray | None = None
+        self.results: dict[bytes, FloatArray] = {}
+        self.keys: list[bytes] = []
+        self.boxes: list[FloatArray] = []  # low x, low y, high x, high y of each key
+
+    @classmethod
+    def of(cls, state: GameState) -> TranslationMemo | None:
+        """The battle's memo, brought up to date with ``state``; None unless the state is
+        only being read."""
+        if state.scratch is None:
+            return None
+        memo: TranslationMemo | None = state.scratch.get(TRANSLATION_MEMO)
+        if memo is None:
+            shared = state.lookup().memo
+            memo = shared.get(TRANSLATION_MEMO)
+            if memo is None:
+                memo = shared[TRANSLATION_MEMO] = cls()
+            memo.sync(state)
+            state.scratch[TRANSLATION_MEMO] = memo
+        return memo
+
+    def sync(self, state: GameState) -> None:
+        present = state.alive & state.deployed
+        if self.pos is None or self.present is None or self.pos.shape != state.pos.shape:
+            self.forget_all()
+        elif self.keys:
+            changed = (state.pos != self.pos).any(axis=1) | (present != self.present)
+            if changed.any():
+                self._forget_near(state, np.flatnonzero(changed))
+        self.pos, self.present = state.pos.copy(), present
+
+    def _forget_near(self, state: GameState, changed: IntArray) -> None:
+        assert self.pos is not None
+        r = state.radius[changed][:, None]
+        places = np.concatenate([self.pos[changed], state.pos[changed]])
+        reach = np.concatenate([r, r])
+        low, high = places - reach, places + reach  # (c, 2) each: the changed bases' boxes
+        boxes = np.asarray(self.boxes)
+        hit = (
+            (boxes[:, None, 0] <= high[None, :, 0])
+            & (boxes[:, None, 2] >= low[None, :, 0])
+            & (boxes[:, None, 1] <= high[None, :, 1])
+            & (boxes[:, None, 3] >= low[None, :, 1])
+        ).any(axis=1)
+        if not hit.any():
+            return
+        for k in np.flatnonzero(hit):
+            del self.results[self.keys[int(k)]]
+        keep = np.flatnonzero(~hit)
+        self.keys = [self.keys[int(k)] for k in keep]
+        self.boxes = [self.boxes[int(k)] for k in keep]
+
+    def forget_all(self) -> None:
+        self.results, self.keys, self.boxes = {}, [], []
+
+    def remember(self, key: bytes, shift: FloatArray, low: FloatArray, high: FloatArray) -> None:
+        if len(self.keys) >= TRANSLATION_MEMO_LIMIT:
+            self.forget_all()
+        if key not in self.results:
+            self.keys.append(key)
+            self.boxes.append(np.concatenate([low, high]))
+        self.results[key] = shift
 
 
 @dataclass(frozen=True)
@@ -165,8 +250,16 @@ class MovingGroup:
         """The other bases the group's bounding box, swept along ``shift`` (plus a margin),
         touches. Leaving the rest out changes no first contact: they are met later than
         ``shift``'s end, if ever."""
+        return self.near(*self.swept(shift))
+
+    def swept(self, shift: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """The group's bounding box swept along ``shift``, plus a margin."""
         low = self.low + np.minimum(shift, 0.0) - SWEEP_MARGIN
         high = self.high + np.maximum(shift, 0.0) + SWEEP_MARGIN
+        return low, high
+
+    def near(self, low: FloatArray, high: FloatArray) -> IntArray:
+        """The other bases whose bounding boxes touch the box from ``low`` to ``high``."""
         their_r = self.rest_r[:, None]
         near = ((self.rest_xy + their_r >= low) & (self.rest_xy - their_r <= high)).all(axis=1)
         return np.flatnonzero(near)
@@ -211,7 +304,15 @@ def groups(state: GameState, members: IntArray, link: float) -> list[IntArray]:
 
 
 def centroid(state: GameState, members: IntArray) -> FloatArray:
-    return np.asarray(state.pos[members].mean(axis=0), dtype=np.float64)
+    """The mean position of ``members`` (remembered while the state is only read)."""
+    if state.scratch is None:
+        return np.asarray(state.pos[members].mean(axis=0), dtype=np.float64)
+    key = ("centroid", members.tobytes())
+    found: FloatArray | None = state.scratch.get(key)
+    if found is None:
+        found = state.scratch[key] = np.asarray(state.pos[members].mean(axis=0), dtype=np.float64)
+        found.flags.writeable = False
+    return found
 
 
 def step_towards(here: FloatArray, there: FloatArray, distance: float) -> FloatArray:

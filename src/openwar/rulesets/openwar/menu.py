@@ -127,10 +127,26 @@ def unit_orders(state: GameState, unit: UnitState) -> list[Action]:
     if orders.in_combat(state, unit.id):
         return _in_combat_orders(state, unit)
     menu = [Action("hold", side, unit.id)]
-    menu += _shooting_orders(state, unit)
-    menu += _moves(state, unit)
+    shots, moves = _free_orders(state, unit)
+    menu += shots
+    menu += moves
     menu += _skills(state, unit)
     return menu
+
+
+def _free_orders(state: GameState, unit: UnitState) -> tuple[list[Action], list[Action]]:
+    """A unit out of combat's shooting orders (Holds aimed at an enemy) and its moves."""
+    shoots = can_shoot(state, unit.id)
+    shots: list[Action] = []
+    moves: list[Action] = []
+    for enemy in state.side_units(1 - unit.side):
+        found = _enemy_orders(state, unit, enemy, shoots)
+        if found and found[0].kind == "hold":
+            shots.append(found[0])
+            moves += found[1:]
+        else:
+            moves += found
+    return shots, moves + _objective_moves(state, unit)
 
 
 def _in_combat_orders(state: GameState, unit: UnitState) -> list[Action]:
@@ -149,42 +165,44 @@ def _in_combat_orders(state: GameState, unit: UnitState) -> list[Action]:
     return menu
 
 
-def _shooting_orders(state: GameState, unit: UnitState) -> list[Action]:
-    if not can_shoot(state, unit.id):
-        return []
-    return [
-        Action("hold", unit.side, unit.id, target=enemy.id)
-        for enemy in state.side_units(1 - unit.side)
-        if shooters(state, unit.id, enemy.id)
-    ]
+def _enemy_orders(
+    state: GameState, unit: UnitState, enemy: UnitState, shoots: bool
+) -> list[Action]:
+    """The unit's shot at ``enemy`` (a Hold, first when there is one) and its moves towards
+    it: advance into or short of combat, charge."""
+    side, rules = unit.side, battle_rules()
+    menu: list[Action] = []
+    if shoots and shooters(state, unit.id, enemy.id):
+        menu.append(Action("hold", side, unit.id, target=enemy.id))
+    move = orders.move_allowance(state, unit.id)
+    run = move * rules.run_multiplier
+    theirs = state.on_table(enemy.id)
+    goal = centroid(state, theirs)
+    travel, touch = orders.contact(state, unit.id, enemy.id, run)
+    contact = touch if travel <= move else None
+    if contact is not None:
+        menu.append(Action("advance", side, unit.id, enemy.id, contact, "move-fight"))
+    else:
+        point = orders.reachable_point(
+            state, unit.id, goal, move, stop_short=_stand_off(state, unit, enemy)
+        )
+        if point is not None:
+            choice = "move-shoot" if shoots else "move-fight"
+            menu.append(
+                Action("advance", side, unit.id, enemy.id if shoots else None, point, choice)
+            )
+    if not unit.tokens.get("exhaustion"):
+        charge = touch if travel <= run else None
+        if charge is not None:
+            menu.append(Action("run", side, unit.id, enemy.id, charge, "charge"))
+    return menu
 
 
-def _moves(state: GameState, unit: UnitState) -> list[Action]:
+def _objective_moves(state: GameState, unit: UnitState) -> list[Action]:
     side, rules = unit.side, battle_rules()
     move = orders.move_allowance(state, unit.id)
     run = move * rules.run_multiplier
     menu: list[Action] = []
-    shoots = can_shoot(state, unit.id)
-    for enemy in state.side_units(1 - side):
-        theirs = state.on_table(enemy.id)
-        goal = centroid(state, theirs)
-        travel, touch = orders.contact(state, unit.id, enemy.id, run)
-        contact = touch if travel <= move else None
-        if contact is not None:
-            menu.append(Action("advance", side, unit.id, enemy.id, contact, "move-fight"))
-        else:
-            point = orders.reachable_point(
-                state, unit.id, goal, move, stop_short=_stand_off(state, unit, enemy)
-            )
-            if point is not None:
-                choice = "move-shoot" if shoots else "move-fight"
-                menu.append(
-                    Action("advance", side, unit.id, enemy.id if shoots else None, point, choice)
-                )
-        if not unit.tokens.get("exhaustion"):
-            charge = touch if travel <= run else None
-            if charge is not None:
-                menu.append(Action("run", side, unit.id, enemy.id, charge, "charge"))
     for goal_xy in objectives(state):
         point = orders.reachable_point(state, unit.id, np.asarray(goal_xy), move)
         if point is not None:

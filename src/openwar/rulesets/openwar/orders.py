@@ -30,6 +30,16 @@ def enemy_minis(state: GameState, side: int) -> np.ndarray:
 
 
 def nearest_enemy_gap(state: GameState, unit_id: str) -> float:
+    if state.scratch is None:
+        return _nearest_enemy_gap(state, unit_id)
+    key = ("openwar.nearest_enemy_gap", unit_id)
+    found: float | None = state.scratch.get(key)
+    if found is None:
+        found = state.scratch[key] = _nearest_enemy_gap(state, unit_id)
+    return found
+
+
+def _nearest_enemy_gap(state: GameState, unit_id: str) -> float:
     ours = state.on_table(unit_id)
     theirs = enemy_minis(state, state.unit(unit_id).side)
     if len(ours) == 0 or len(theirs) == 0:

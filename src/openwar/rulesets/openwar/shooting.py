@@ -9,14 +9,42 @@ from openwar.engine.state import GameState
 from openwar.rulesets.openwar import fight
 from openwar.rulesets.openwar.board import sight_blockers
 
+SHOOTERS_MEMO = "openwar.shooters"  # (Lookups.memo) who can shoot whom, by where they stand
+SHOOTERS_MEMO_LIMIT = 4096
+
 
 def shooters(state: GameState, unit_id: str, target_id: str) -> list[tuple[int, int]]:
     """(shooter, nearest visible target miniature) for each miniature with a ranged weapon
     that can see a miniature of the target within weapon range + its Ranged characteristic.
-    Shots are never split: every shooter aims at ``target_id`` (OW-H3)."""
+    Shots are never split: every shooter aims at ``target_id`` (OW-H3).
+
+    The answer depends only on both units' miniatures, where they stand, and which of ours
+    have thrown their weapons (the board never changes), so the battle remembers it."""
     ours, theirs = state.on_table(unit_id), state.on_table(target_id)
     if len(ours) == 0 or len(theirs) == 0:
         return []
+    memo: dict[tuple[object, ...], list[tuple[int, int]]]
+    memo = state.lookup().memo.setdefault(SHOOTERS_MEMO, {})
+    key = (
+        unit_id,
+        target_id,
+        ours.tobytes(),
+        state.pos[ours].tobytes(),
+        theirs.tobytes(),
+        state.pos[theirs].tobytes(),
+        tuple(state.unit(unit_id).flags.get("thrown", [])),
+    )
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= SHOOTERS_MEMO_LIMIT:
+            memo.clear()
+        found = memo[key] = _shooters(state, unit_id, ours, theirs)
+    return list(found)
+
+
+def _shooters(
+    state: GameState, unit_id: str, ours: np.ndarray, theirs: np.ndarray
+) -> list[tuple[int, int]]:
     ranged_skill = float(state.unit(unit_id).profile["ranged"])
     reach = np.full(len(ours), -1.0)
     for i, mini in enumerate(ours):
