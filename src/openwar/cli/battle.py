@@ -47,6 +47,13 @@ def battle_command(
         int | None, typer.Option("--round", min=1, help="Picture at the end of round K.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    triumph: Annotated[
+        str | None,
+        typer.Option(
+            help="Age of Sigmar: side(s) that won a major victory in their previous battle "
+            "and roll on the Triumphs table (A, B or A,B)."
+        ),
+    ] = None,
 ) -> None:
     """Play an OpenWar battle between two army files and show what happened.
 
@@ -58,6 +65,8 @@ def battle_command(
     chosen = _players(players)
     board = _read_plan(battleplan) if battleplan is not None else None
     setup = load_setup((army_a, army_b), board, seed)
+    if triumph is not None:
+        _triumphs(setup, triumph)
     record = fight_battle(setup, chosen, keep_rounds=round_shown is not None)
     picture = _picture(record, setup, svg or png, round_shown)
     if replay_file is not None:
@@ -75,6 +84,18 @@ def replay_command(
     report(
         setup, record, chosen, as_json=as_json, log=log, picture=None, replay=None, verified=True
     )
+
+
+def _triumphs(setup: BattleSetup, sides: str) -> None:
+    """AOS-B10: the triumphs are part of the board, so replays keep them."""
+    if setup.ruleset != "aos":
+        raise typer.BadParameter("triumphs are an Age of Sigmar rule", param_hint="'--triumph'")
+    from openwar.rulesets.aos.board import triumph_sides
+
+    try:
+        setup.board["triumphs"] = triumph_sides(sides)
+    except OpenWarError as exc:
+        raise typer.BadParameter(str(exc), param_hint="'--triumph'") from None
 
 
 def _players(text: str) -> tuple[str, str]:

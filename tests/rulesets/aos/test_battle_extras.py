@@ -4,6 +4,7 @@ damage tables, random Move, triumphs, split attacks, the Realmvault Key's ban on
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from openwar.engine.actions import Action
 from openwar.engine.errors import IllegalActionError
 from openwar.engine.game import ScriptedDice
 from openwar.engine.state import GameState
+from openwar.errors import OpenWarError
 from openwar.rulesets.aos import attacks, phases
 from openwar.rulesets.aos.battle import RULES
 from openwar.rulesets.aos.board import first_blood_board
@@ -203,3 +205,65 @@ def test_aos_f3_a_fighter_splits_its_melee_weapons() -> None:
     shots = [e.data for e in events if e.kind == "attack"]
     assert [(d["target"], d["slain"]) for d in shots] == [("b", 1), ("c", 0)]
     assert after.size("b") == 0 and after.size("c") == 1
+
+
+# -- triumphs --------------------------------------------------------------------------------
+def test_aos_b10_a_side_with_a_previous_major_victory_rolls_a_triumph() -> None:
+    from openwar.rulesets.aos.board import triumph_sides
+
+    assert triumph_sides("a") == [True, False] and triumph_sides(["A", "B"]) == [True, True]
+    with pytest.raises(OpenWarError, match="not a side"):
+        triumph_sides("C")
+    state = battle([unit("a", 1)], [unit("b", 1)], open_war(triumphs=[False, True]))
+    events = phases.start_round(state, ScriptedDice([3, 5, 2]))
+    assert first(events, "triumph_roll").data == {"side": 1, "roll": 3, "triumph": "Bloodthirsty"}
+    assert first(events, "roll_off").data["rolls"] == [5, 2]
+    assert state.extra["triumph"] == [None, "Bloodthirsty"]
+    phases.start_round(state, ScriptedDice([5, 2]))  # only when the battle begins
+
+
+def test_aos_b10_inspired_rerolls_failed_hits_once_per_battle_for_a_phase() -> None:
+    state = two_targets()
+    state.extra["triumph"] = ["Inspired", None]
+    inspired = Action("shoot", 0, "a", target="c", choice="Inspired")
+    assert inspired in RULES.legal_actions(state)
+    with pytest.raises(IllegalActionError, match="AOS-B10"):
+        play(state, Action("shoot", 0, "a", target="c", choice="Bloodthirsty"))
+    # Bow: hits 1, 3 re-rolled to 4, 2 (one hit), wound 3 fails; Sling: hit 1 re-rolled to 1
+    after, events = play(state, inspired, [1, 3, 4, 2, 3, 1, 1])
+    assert first(events, "triumph").data == {"unit": "a", "triumph": "Inspired"}
+    assert [w["hits"] for w in first(events, "attack").data["weapons"]] == [1, 0]
+    assert after.extra["triumph_used"] == [True, False]
+    assert not [a for a in RULES.legal_actions(after) if a.choice == "Inspired"]
+    after, _ = play(after, Action("end_phase", 0))
+    assert "triumph" not in after.unit("a").flags
+
+
+def test_aos_b10_indomitable_is_declared_the_first_time_saves_are_needed() -> None:
+    state = two_targets()
+    state.extra["triumph"] = [None, "Indomitable"]
+    # Bow: hits 5, 1; wound 5; c is declared indomitable: save 1 re-rolled to 4; Sling misses
+    after, events = play(state, Action("shoot", 0, "a", target="c"), [5, 1, 5, 1, 4, 1])
+    assert first(events, "triumph").data == {"unit": "c", "triumph": "Indomitable"}
+    assert first(events, "attack").data["weapons"][0]["unsaved"] == 0
+    assert after.extra["triumph_used"] == [False, True]
+
+
+def test_aos_b10_triumphs_from_the_command_line_play_and_replay() -> None:
+    from typer.testing import CliRunner
+
+    from openwar.battles import fight_battle, load_setup
+    from openwar.cli.app import app
+    from openwar.engine.runner import replay_actions
+
+    armies = ("examples/armies/aos/gilded_vanguard.yaml", "examples/armies/aos/ember_court.yaml")
+    result = CliRunner().invoke(app, ["battle", *armies, "--seed", "3", "--triumph", "A,B"])
+    assert result.exit_code == 0, result.output
+    bad = CliRunner().invoke(app, ["battle", *armies, "--triumph", "C"])
+    assert bad.exit_code != 0 and "not a side" in bad.output
+    setup = load_setup((Path(armies[0]), Path(armies[1])), None, 3)
+    setup.board["triumphs"] = [True, True]
+    record = fight_battle(setup, ("random", "random"))
+    assert all(record.final.extra["triumph"])
+    again = replay_actions(record.initial, record.actions)
+    assert again.final.state_hash() == record.final.state_hash()

@@ -222,7 +222,12 @@ def _reroll(
             )
     if any(state.unit(unit_id).flags.get(flag) is not None for flag in side_flags):
         found = max(found, Reroll.ONES, key=_rank)
+    if TRIUMPH_REROLLS.get(str(state.unit(unit_id).flags.get("triumph"))) == roll:
+        found = Reroll.FAILED  # AOS-B10: Inspired, Bloodthirsty, Indomitable
     return found
+
+
+TRIUMPH_REROLLS = {"Inspired": "hit", "Bloodthirsty": "wound", "Indomitable": "save"}
 
 
 def _rank(reroll: Reroll) -> int:
@@ -316,14 +321,15 @@ def attack(
     weapons = [w["name"] for w in state.unit(unit_id).profile["missile" if missile else "melee"]]
     targets = list(dict.fromkeys([target_id, *split.values()]))
     results: list[tuple[str, int, list[dict[str, Any]]]] = []
+    declared: list[Event] = []
     for target in targets:
         aimed = [n for n in weapons if split.get(n, target_id) == target]
         if target != target_id and not aimed:
             continue
         names = None if not split else aimed
-        damage, detail = _resolve(state, unit_id, target, dice, missile, phase, names)
+        damage, detail = _resolve(state, unit_id, target, dice, missile, phase, names, declared)
         results.append((target, damage, detail))
-    events: list[Event] = []
+    events: list[Event] = declared
     for target, damage, detail in results:
         before = state.size(target)
         head = Event(
@@ -350,6 +356,7 @@ def _resolve(
     missile: bool,
     phase: str,
     names: list[str] | None,
+    declared: list[Event],
 ) -> tuple[int, list[dict[str, Any]]]:
     """The rolls of the weapons aimed at one target: the damage they deal, weapon by weapon."""
     uses = attackers(state, unit_id, target_id, missile, dice, names)
@@ -362,6 +369,9 @@ def _resolve(
         sixes = int((hit_faces == 6).sum()) if profile.mortal_on_6_hit else 0
         mortal = sixes * profile.mortal_on_6_hit
         _, wounds = roll_test(wound, int(hits.sum()), dice)
+        if wounds.any() and _indomitable(state, target_id):
+            declared.append(Event("triumph", {"unit": target_id, "triumph": "Indomitable"}))
+            save = attack_profile(state, unit_id, target_id, use.weapon, missile, phase).tests()[2]
         _, saved = roll_test(save, int(wounds.sum()), dice)
         through = int(wounds.sum() - saved.sum())
         dealt = sum(roll_expr(use.weapon["damage"], dice) for _ in range(through))
@@ -378,6 +388,19 @@ def _resolve(
             }
         )
     return damage, detail
+
+
+def _indomitable(state: GameState, target_id: str) -> bool:
+    """AOS-B10: the defending player's Indomitable is declared for them the first time one
+    of their units has to make save rolls (design decision, AOS-D3's policy)."""
+    from openwar.rulesets.aos.phases import unused_triumph
+
+    target = state.unit(target_id)
+    if unused_triumph(state, target.side) != "Indomitable":
+        return False
+    state.extra["triumph_used"][target.side] = True
+    target.flags["triumph"] = "Indomitable"
+    return True
 
 
 def reach(state: GameState, unit_id: str, target_id: str, missile: bool) -> set[str]:

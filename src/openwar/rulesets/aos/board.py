@@ -63,6 +63,7 @@ def board_from_plan(plan: dict[str, Any]) -> dict[str, Any]:
         "ruses": [(plan.get("ruses") or {}).get(s, {}).get("name") for s in SIDES],
         "terrain_first": 1 if winner.endswith("2") else 0,
         "rounds": int(plan.get("game_length") or battle_rules().rounds),
+        "triumphs": triumph_sides(plan.get("triumphs") or []),
         "control_range": float(plan.get("objective_control_range") or 6),
     }
 
@@ -94,7 +95,17 @@ def first_blood_board(width: float = 72.0, depth: float = 48.0) -> dict[str, Any
         "terrain_first": 0,
         "rounds": battle_rules().rounds,
         "control_range": battle_rules().objective_range,
+        "triumphs": [False, False],
     }
+
+
+def triumph_sides(sides: list[str] | str) -> list[bool]:
+    """AOS-B10: which sides won a major victory in their previous battle ("A", "B", "A,B")."""
+    names = [s.strip().upper() for s in (sides.split(",") if isinstance(sides, str) else sides)]
+    unknown = [n for n in names if n and n not in SIDES]
+    if unknown:
+        raise OpenWarError(f"triumphs: {', '.join(unknown)} is not a side (A or B)")
+    return [side in names for side in SIDES]
 
 
 def generated_board(points: int, seed: int) -> dict[str, Any]:

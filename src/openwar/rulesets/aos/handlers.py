@@ -412,7 +412,7 @@ def shoot(state: GameState, action: Action, dice: Dice) -> list[Event]:
         )
     split = check_split(state, unit, target, action.choice, missile=True)
     unit.flags["shot"] = True
-    events = [Event("order", {"unit": unit.id, "order": "shoot"})]
+    events = [Event("order", {"unit": unit.id, "order": "shoot"}), *declare(state, unit, action)]
     events += attacks.attack(
         state, unit.id, target, dice, missile=True, phase="shooting", split=split
     )
@@ -425,7 +425,12 @@ def check_split(
     """AOS-F3: weapons aimed away from the primary target, each at an enemy unit it may
     attack (shooting: a target the unit may shoot that the weapon can reach; combat: a unit
     the fighter can reach after piling in)."""
-    split, _ = attacks.parse_split(choice)
+    split, word = attacks.parse_split(choice)
+    unused = phases.unused_triumph(state, unit.side)
+    usable = word in ("Inspired", "Bloodthirsty") and unused == word
+    if word is not None and not usable:
+        text = f"{word!r} is not an unused triumph of side {unit.side}"
+        raise IllegalActionError("AOS-B10", text)
     names = {w["name"] for w in unit.profile["missile" if missile else "melee"]}
     for weapon, target in split.items():
         if weapon not in names:
@@ -443,6 +448,16 @@ def check_split(
                 "AOS-F3", f"{unit.id}'s {weapon} cannot attack {target}: not an eligible target"
             )
     return {w: t for w, t in split.items() if t != primary}
+
+
+def declare(state: GameState, unit: UnitState, action: Action) -> list[Event]:
+    """AOS-B10: the unit picked to shoot or fight is inspired (bloodthirsty) for the phase."""
+    _, word = attacks.parse_split(action.choice)
+    if word is None:
+        return []
+    state.extra["triumph_used"][unit.side] = True
+    unit.flags["triumph"] = word
+    return [Event("triumph", {"unit": unit.id, "triumph": word})]
 
 
 def can_charge(state: GameState, unit: UnitState) -> bool:
@@ -539,11 +554,13 @@ def fight(state: GameState, action: Action, dice: Dice) -> list[Event]:
         raise IllegalActionError("AOS-F2", f"{target} is not an enemy unit {unit.id} can reach")
     split = check_split(state, unit, target, action.choice, missile=False)
     unit.flags["fought"] = True
+    triumph = declare(state, unit, action)
     moved = pile_in(state, unit.id, battle_rules().pile_in)
     victory.follow_prize(state)
     events = [
         Event("order", {"unit": unit.id, "order": "fight"}),
         Event("pile_in", {"unit": unit.id, "distance": round(moved, 2)}),
+        *triumph,
     ]
     events += attacks.attack(
         state, unit.id, target, dice, missile=False, phase="combat", split=split

@@ -195,6 +195,9 @@ def _attack_actions(
     several at another eligible target."""
     side = unit.side
     found = [Action(kind, side, unit.id, target=t) for t in targets]
+    word = phases.unused_triumph(state, side)
+    if word in ("Inspired", "Bloodthirsty"):
+        found += [Action(kind, side, unit.id, target=t, choice=word) for t in targets]
     weapons = [w["name"] for w in unit.profile["missile" if missile else "melee"]]
     if len(weapons) < 2 or len(targets) < 2:
         return found

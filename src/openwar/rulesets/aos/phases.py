@@ -48,6 +48,8 @@ def start_round(state: GameState, dice: Dice) -> list[Event]:
                 {"twist": "Dead of Night", "roll": face, "sight": state.extra["sight_limit"]},
             )
         )
+    if state.round == 1:
+        events += _triumphs(state, dice)
     a, b = (int(v) for v in dice.d6(2))
     if a != b:
         chooser = 0 if a > b else 1
@@ -58,6 +60,26 @@ def start_round(state: GameState, dice: Dice) -> list[Event]:
     state.phase = "first_turn"
     state.active = chooser
     return [*events, Event("roll_off", {"round": state.round, "rolls": [a, b], "chooser": chooser})]
+
+
+def _triumphs(state: GameState, dice: Dice) -> list[Event]:
+    """AOS-B10: a side that won a major victory in its previous battle rolls on the Triumphs
+    table (when the battle begins: the general is named in the army file)."""
+    events = []
+    for side, won in enumerate(state.board.get("triumphs") or [False, False]):
+        if won:
+            face = int(dice.d6(1)[0])
+            state.extra["triumph"][side] = battle_rules().triumph(face)
+            data = {"side": side, "roll": face, "triumph": state.extra["triumph"][side]}
+            events.append(Event("triumph_roll", data))
+    return events
+
+
+def unused_triumph(state: GameState, side: int) -> str | None:
+    if "triumph" not in state.extra or state.extra["triumph_used"][side]:
+        return None
+    found = state.extra["triumph"][side]
+    return None if found is None else str(found)
 
 
 def choose_first(state: GameState, action: Action, dice: Dice) -> list[Event]:
@@ -115,6 +137,8 @@ def _phase_end(state: GameState, dice: Dice) -> list[Event]:
     if state.phase == "combat":
         for unit in state.units:
             unit.flags.pop("talisman", None)
+    for unit in state.units:
+        unit.flags.pop("triumph", None)  # a triumph lasts until the end of the phase
     return events + check_end(state, dice)
 
 

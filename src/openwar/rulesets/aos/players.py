@@ -63,7 +63,8 @@ def score(state: GameState, action: Action) -> float:
     if kind == "run":
         return _run(state, action)
     if kind == "fight":
-        return SCORES[kind] - 0.01 * state.size(str(action.target))
+        bonus = 0.5 if action.choice in ("Inspired", "Bloodthirsty") else 0.0
+        return SCORES[kind] + bonus - 0.01 * state.size(str(action.target))
     if kind == "at_the_double":
         roll = int(state.extra["pending"]["roll"])
         return 4.0 - roll

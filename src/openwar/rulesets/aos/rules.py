@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from pydantic import Field
+
 from openwar.rulesets.data import RuleData, load_data
 
 
@@ -21,6 +23,13 @@ class Spell(RuleData):
     mortal_wounds: int = 0
     big_roll: int | None = None
     big_mortal_wounds: str | None = None
+
+
+class Triumph(RuleData):
+    """A row of the Triumphs table: the result for rolls up to ``up_to``."""
+
+    up_to: int = Field(ge=1, le=6)
+    name: str
 
 
 class SoulStone(RuleData):
@@ -61,6 +70,7 @@ class BattleRules(RuleData):
     base_radius: list[BaseSize]
     default_base_radius: float
     spells: list[Spell]
+    triumphs: list[Triumph]
     reserve_edge: float
     reserve_enemy_gap: float
     ambush_enemy_gap: float
@@ -82,6 +92,9 @@ class BattleRules(RuleData):
     soul_stone: list[SoulStone]
     mystical_ward: int
     deadly_roll: int
+
+    def triumph(self, face: int) -> str:
+        return next(t.name for t in self.triumphs if face <= t.up_to)
 
     def spell(self, name: str) -> Spell:
         return next(s for s in self.spells if s.name == name)

@@ -102,6 +102,8 @@ def initial_extra(
         "phase_started": False,
         "reserves": [],
         "ending_movement": False,
+        "triumph": [None, None],
+        "triumph_used": [False, False],
     }
 
 
