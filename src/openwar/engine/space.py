@@ -5,6 +5,8 @@ All distances are between the closest points of bases (edge to edge), in the rul
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -15,6 +17,7 @@ SWEEP_MARGIN = 1e-3  # cm around a moving group's swept bounding box
 OVERLAP_TOLERANCE = 2e-6  # covers rounding touching bases to POSITION_DECIMALS (<= 1.42e-6)
 TRANSLATION_MEMO = "engine.translations"  # key of the TranslationMemo (Lookups.memo, scratch)
 TRANSLATION_MEMO_LIMIT = 4096  # moves remembered before the memo starts afresh
+LANE_MARGIN = 1e-2  # cm around a remembered move's lane: any change nearer forgets the move
 
 
 def gaps(a_xy: FloatArray, a_r: FloatArray, b_xy: FloatArray, b_r: FloatArray) -> FloatArray:
@@ -106,10 +109,12 @@ def furthest_translation(state: GameState, movers: IntArray, shift: FloatArray) 
         key = movers.tobytes() + state.pos[movers].tobytes() + shift.tobytes()
         known = memo.results.get(key)
         if known is not None:
+            if memo.used is not None:
+                memo.used.append((key, known))
             return known.copy()
     u = shift / length
     group = MovingGroup.of(state, movers)
-    limit = min(length, group.edge_limit(u))
+    limit = length_limit = min(length, group.edge_limit(u))
     low, high = group.swept(u * max(limit, 0.0))
     near = group.near(low, high)
     if len(near):
@@ -120,22 +125,36 @@ def furthest_translation(state: GameState, movers: IntArray, shift: FloatArray) 
     limit = max(limit, 0.0)
     found = np.asarray(u * limit, dtype=np.float64)
     if memo is not None:
-        memo.remember(key, found.copy(), low, high)
+        memo.remember(key, found.copy(), group.lane(u, max(length_limit, 0.0)))
     return found
+
+
+Used = list[tuple[bytes, FloatArray]]  # the remembered moves an answer was built from
+
+
+def still_valid(state: GameState, used: Used) -> bool:
+    """Whether every remembered move in ``used`` still holds for ``state`` (the very answers,
+    not recomputed ones: a move forgotten and worked out again counts as changed)."""
+    memo = TranslationMemo.of(state)
+    if memo is None:
+        return False
+    return all(memo.results.get(key) is found for key, found in used)
 
 
 class TranslationMemo:
     """Straight moves worked out while earlier states of the battle were read, kept while
     they still hold: a move's end depends only on the movers, the shift and the other bases
-    inside its swept box, so an answer is forgotten as soon as a base appears in, leaves or
-    moves within that box (found by comparing each state read with the last one)."""
+    the movers could touch on the way (bases in the strip they sweep; any other one is met
+    later, if ever), so an answer is forgotten as soon as a base appears in, leaves or moves
+    within that lane (found by comparing each state read with the last one)."""
 
     def __init__(self) -> None:
         self.pos: FloatArray | None = None
         self.present: BoolArray | None = None
         self.results: dict[bytes, FloatArray] = {}
         self.keys: list[bytes] = []
-        self.boxes: list[FloatArray] = []  # low x, low y, high x, high y of each key
+        self.lanes: list[FloatArray] = []  # each key's lane (see MovingGroup.lane)
+        self.used: Used | None = None  # when a list, every move looked up is noted in it
 
     @classmethod
     def of(cls, state: GameState) -> TranslationMemo | None:
@@ -165,16 +184,18 @@ class TranslationMemo:
 
     def _forget_near(self, state: GameState, changed: IntArray) -> None:
         assert self.pos is not None
-        r = state.radius[changed][:, None]
-        places = np.concatenate([self.pos[changed], state.pos[changed]])
-        reach = np.concatenate([r, r])
-        low, high = places - reach, places + reach  # (c, 2) each: the changed bases' boxes
-        boxes = np.asarray(self.boxes)
+        r = state.radius[changed]
+        places = np.concatenate([self.pos[changed], state.pos[changed]])  # before and now
+        reach = np.concatenate([r, r])[None, :]
+        lanes = np.asarray(self.lanes)
+        u0, u1 = lanes[:, 0:1], lanes[:, 1:2]
+        along = places[None, :, 0] * u0 + places[None, :, 1] * u1
+        across = places[None, :, 1] * u0 - places[None, :, 0] * u1
         hit = (
-            (boxes[:, None, 0] <= high[None, :, 0])
-            & (boxes[:, None, 2] >= low[None, :, 0])
-            & (boxes[:, None, 1] <= high[None, :, 1])
-            & (boxes[:, None, 3] >= low[None, :, 1])
+            (along + reach >= lanes[:, 2:3])
+            & (along - reach <= lanes[:, 3:4])
+            & (across + reach >= lanes[:, 4:5])
+            & (across - reach <= lanes[:, 5:6])
         ).any(axis=1)
         if not hit.any():
             return
@@ -182,18 +203,31 @@ class TranslationMemo:
             del self.results[self.keys[int(k)]]
         keep = np.flatnonzero(~hit)
         self.keys = [self.keys[int(k)] for k in keep]
-        self.boxes = [self.boxes[int(k)] for k in keep]
+        self.lanes = [self.lanes[int(k)] for k in keep]
 
     def forget_all(self) -> None:
-        self.results, self.keys, self.boxes = {}, [], []
+        self.results, self.keys, self.lanes = {}, [], []
 
-    def remember(self, key: bytes, shift: FloatArray, low: FloatArray, high: FloatArray) -> None:
+    def remember(self, key: bytes, shift: FloatArray, lane: FloatArray) -> None:
         if len(self.keys) >= TRANSLATION_MEMO_LIMIT:
             self.forget_all()
         if key not in self.results:
             self.keys.append(key)
-            self.boxes.append(np.concatenate([low, high]))
+            self.lanes.append(lane)
         self.results[key] = shift
+        if self.used is not None:
+            self.used.append((key, shift))
+
+    @contextmanager
+    def noting(self) -> Iterator[Used]:
+        """Note every move looked up inside the block (for :func:`still_valid` later)."""
+        outer, self.used = self.used, []
+        try:
+            yield self.used
+        finally:
+            if outer is not None:
+                outer.extend(self.used)
+            self.used = outer
 
 
 @dataclass(frozen=True)
@@ -245,6 +279,24 @@ class MovingGroup:
             elif step < -1e-12:
                 best = min(best, self.room[2 * axis + 1] / step)
         return float(best)
+
+    def lane(self, u: FloatArray, travel: float) -> FloatArray:
+        """The strip the group sweeps moving ``travel`` along the unit vector ``u``, as
+        (u_x, u_y, along_min, along_max, across_min, across_max) with a margin: the only
+        place where another base can stop the move."""
+        along = self.xy[:, 0] * u[0] + self.xy[:, 1] * u[1]
+        across = self.xy[:, 1] * u[0] - self.xy[:, 0] * u[1]
+        margin = LANE_MARGIN
+        return np.array(
+            [
+                u[0],
+                u[1],
+                float((along - self.r).min()) - margin,
+                float((along + self.r).max()) + travel + margin,
+                float((across - self.r).min()) - margin,
+                float((across + self.r).max()) + margin,
+            ]
+        )
 
     def near_path(self, shift: FloatArray) -> IntArray:
         """The other bases the group's bounding box, swept along ``shift`` (plus a margin),

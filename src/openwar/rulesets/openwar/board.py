@@ -156,7 +156,17 @@ def sight_blockers(state: GameState) -> list[Polygon]:
 def deployment_points(
     state: GameState, side: int, columns: int = 7, rows: int = 3
 ) -> list[tuple[float, float]]:
-    """A grid of candidate centres inside the side's territory."""
+    """A grid of candidate centres inside the side's territory (worked out once a battle)."""
+    memo = state.lookup().memo
+    key = ("openwar.deployment_points", side, columns, rows)
+    if key not in memo:
+        memo[key] = _deployment_points(state, side, columns, rows)
+    return list(memo[key])
+
+
+def _deployment_points(
+    state: GameState, side: int, columns: int, rows: int
+) -> list[tuple[float, float]]:
     poly = territory(state, side).polygon
     x0, y0, x1, y1 = poly.bounds
     xs = np.linspace(x0, x1, columns + 2)[1:-1]

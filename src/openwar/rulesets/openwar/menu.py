@@ -7,11 +7,15 @@ the same rules when it is applied.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from openwar.engine.actions import Action
 from openwar.engine.space import (
     OVERLAP_TOLERANCE,
+    TranslationMemo,
+    Used,
     centroid,
     formation,
     formations,
@@ -19,9 +23,10 @@ from openwar.engine.space import (
     on_table,
     others,
     placement_clear,
+    still_valid,
     unit_gaps,
 )
-from openwar.engine.state import GameState, IntArray, UnitState
+from openwar.engine.state import BoolArray, FloatArray, GameState, IntArray, UnitState
 from openwar.rulesets.openwar import orders
 from openwar.rulesets.openwar.board import deployment_points, facing_for, objectives, territory
 from openwar.rulesets.openwar.rules import battle_rules
@@ -31,6 +36,9 @@ DEPLOYMENT_GRIDS = ((7, 3), (15, 7), (31, 15))  # columns x rows, coarse first
 NO_ROOM = "no room"
 WIDE = "wide ranks"
 FITTING_BASES = 1024  # bases placed per vectorised fitting check
+FITTING_MEMO = "openwar.fitting"  # (Lookups.memo) set-up formations checked so far
+ENEMY_ORDERS_MEMO = "openwar.enemy_orders"  # (Lookups.memo) a unit's orders about an enemy
+ENEMY_ORDERS_MEMO_LIMIT = 4096
 
 
 def deployment_menu(state: GameState) -> list[Action]:
@@ -87,13 +95,50 @@ def fitting(
         facing_for(state, side),
     )
     xy, r = blocks.reshape(-1, 2), np.tile(radii, len(points))
+    memo: dict[tuple[object, ...], _Fitting] = state.lookup().memo.setdefault(FITTING_MEMO, {})
+    key = (members.tobytes(), blocks.tobytes())
+    known = memo.get(key)
+    if known is None:
+        ok = on_table(xy, r, state.board["width"], state.board["depth"])
+        ok &= territory(state, side).bases_inside(xy, r)
+        known = memo[key] = _Fitting(ok, np.zeros(0, dtype=np.int64), b"")
+    rest = others(state, members)
+    checked = known.checked
+    if len(checked) and not (
+        np.isin(checked, rest).all() and state.pos[checked].tobytes() == known.where
+    ):
+        return _fitting_afresh(state, members, xy, r, side, len(points))
+    new = rest[~np.isin(rest, checked)] if len(checked) else rest
+    ok = known.ok
+    if len(new):
+        clear = gaps(xy, r, state.pos[new], state.radius[new]) >= -OVERLAP_TOLERANCE
+        ok = ok & clear.all(axis=1)
+        checked = np.sort(np.concatenate([checked, new]))
+        memo[key] = _Fitting(ok, checked, state.pos[checked].tobytes())
+    return [bool(v) for v in np.asarray(ok.reshape(len(points), len(members)).all(axis=1))]
+
+
+@dataclass(frozen=True)
+class _Fitting:
+    """What :func:`fitting` knows of one set of formations: whether each base is on the table
+    and in its territory and clear of the bases ``checked`` (which stood at ``where``).
+    During set-up bases are only added, so later checks need only the new ones."""
+
+    ok: BoolArray
+    checked: IntArray
+    where: bytes
+
+
+def _fitting_afresh(
+    state: GameState, members: IntArray, xy: FloatArray, r: FloatArray, side: int, count: int
+) -> list[bool]:
     ok = on_table(xy, r, state.board["width"], state.board["depth"])
     rest = others(state, members)
     if len(rest):
         clear = gaps(xy, r, state.pos[rest], state.radius[rest]) >= -OVERLAP_TOLERANCE
         ok &= clear.all(axis=1)
     ok &= territory(state, side).bases_inside(xy, r)
-    return [bool(v) for v in np.asarray(ok.reshape(len(points), len(members)).all(axis=1))]
+    return [bool(v) for v in np.asarray(ok.reshape(count, len(members)).all(axis=1))]
 
 
 def fits(state: GameState, unit: UnitState, point: tuple[float, float]) -> bool:
@@ -140,7 +185,7 @@ def _free_orders(state: GameState, unit: UnitState) -> tuple[list[Action], list[
     shots: list[Action] = []
     moves: list[Action] = []
     for enemy in state.side_units(1 - unit.side):
-        found = _enemy_orders(state, unit, enemy, shoots)
+        found = _remembered_enemy_orders(state, unit, enemy, shoots)
         if found and found[0].kind == "hold":
             shots.append(found[0])
             moves += found[1:]
@@ -163,6 +208,42 @@ def _in_combat_orders(state: GameState, unit: UnitState) -> list[Action]:
             menu.append(Action("run", side, unit.id, point=retreat, choice="retreat"))
     menu += _skills(state, unit)
     return menu
+
+
+def _remembered_enemy_orders(
+    state: GameState, unit: UnitState, enemy: UnitState, shoots: bool
+) -> list[Action]:
+    """:func:`_enemy_orders`, remembered across the battle's states: they depend only on both
+    units' miniatures and positions, the unit's allowance, Exhaustion and thrown weapons, and
+    the straight moves they were built from (still valid while no base entered, left or moved
+    in those moves' swept boxes)."""
+    translations = TranslationMemo.of(state)
+    if translations is None:
+        return _enemy_orders(state, unit, enemy, shoots)
+    memo: dict[tuple[object, ...], tuple[list[Action], Used]]
+    memo = state.lookup().memo.setdefault(ENEMY_ORDERS_MEMO, {})
+    ours, theirs = state.on_table(unit.id), state.on_table(enemy.id)
+    key = (
+        unit.id,
+        enemy.id,
+        ours.tobytes(),
+        state.pos[ours].tobytes(),
+        theirs.tobytes(),
+        state.pos[theirs].tobytes(),
+        orders.move_allowance(state, unit.id),
+        bool(unit.tokens.get("exhaustion")),
+        tuple(unit.flags.get("thrown", [])),
+        shoots,
+    )
+    known = memo.get(key)
+    if known is not None and still_valid(state, known[1]):
+        return known[0]
+    with translations.noting() as used:
+        found = _enemy_orders(state, unit, enemy, shoots)
+    if len(memo) >= ENEMY_ORDERS_MEMO_LIMIT:
+        memo.clear()
+    memo[key] = (found, list(used))
+    return found
 
 
 def _enemy_orders(
