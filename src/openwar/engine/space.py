@@ -15,6 +15,7 @@ from openwar.engine.state import POSITION_DECIMALS, BoolArray, FloatArray, GameS
 
 SWEEP_MARGIN = 1e-3  # cm around a moving group's swept bounding box
 OVERLAP_TOLERANCE = 2e-6  # covers rounding touching bases to POSITION_DECIMALS (<= 1.42e-6)
+GAP_TABLE = "engine.gap_table"  # (Lookups.memo) the last table of gaps, with its positions
 TRANSLATION_MEMO = "engine.translations"  # key of the TranslationMemo (Lookups.memo, scratch)
 TRANSLATION_MEMO_LIMIT = 4096  # moves remembered before the memo starts afresh
 LANE_MARGIN = 1e-2  # cm around a remembered move's lane: any change nearer forgets the move
@@ -34,8 +35,32 @@ def unit_gaps(state: GameState, a: IntArray, b: IntArray) -> FloatArray:
         return gaps(state.pos[a], state.radius[a], state.pos[b], state.radius[b])
     table = state.scratch.get("gaps")
     if table is None:
-        table = state.scratch["gaps"] = gaps(state.pos, state.radius, state.pos, state.radius)
+        table = state.scratch["gaps"] = gap_table(state)
     return np.asarray(table[a][:, b], dtype=np.float64)
+
+
+def gap_table(state: GameState) -> FloatArray:
+    """Gaps between every pair of miniatures. The battle keeps the last table it made: only
+    the rows and columns of miniatures that have moved since are worked out again (each gap is
+    the same sum whichever call computes it)."""
+    memo = state.lookup().memo
+    last: tuple[FloatArray, FloatArray, FloatArray] | None = memo.get(GAP_TABLE)
+    if last is None or last[0].shape != state.pos.shape or (last[1] != state.radius).any():
+        table = gaps(state.pos, state.radius, state.pos, state.radius)
+    else:
+        moved = np.flatnonzero((last[0] != state.pos).any(axis=1))
+        if len(moved) == 0:
+            return last[2]
+        if 2 * len(moved) > len(state.pos):
+            table = gaps(state.pos, state.radius, state.pos, state.radius)
+        else:
+            table = last[2].copy()
+            pos, r = state.pos, state.radius
+            table[moved, :] = gaps(pos[moved], r[moved], pos, r)
+            table[:, moved] = gaps(pos, r, pos[moved], r[moved])
+    table.flags.writeable = False
+    memo[GAP_TABLE] = (state.pos.copy(), state.radius.copy(), table)
+    return table
 
 
 def formation(

@@ -197,6 +197,16 @@ class GameState:
     def side_miniatures(self, side: int, *, same: bool = True) -> IntArray:
         """Miniatures on the table (alive and deployed) of ``side`` (or, not ``same``, of the
         other sides)."""
+        if self.scratch is not None:
+            key = ("side_miniatures", side, same)
+            found: IntArray | None = self.scratch.get(key)
+            if found is None:
+                found = self.scratch[key] = self._side_miniatures(side, same)
+                found.flags.writeable = False
+            return found
+        return self._side_miniatures(side, same)
+
+    def _side_miniatures(self, side: int, same: bool) -> IntArray:
         mine = self.lookup().side_of == side
         return np.flatnonzero((mine if same else ~mine) & self.alive & self.deployed)
 
@@ -208,6 +218,15 @@ class GameState:
         return self.size(unit_id) == 0
 
     def side_units(self, side: int, *, alive: bool = True) -> list[UnitState]:
+        if self.scratch is not None:
+            key = ("side_units", side, alive)
+            found: list[UnitState] | None = self.scratch.get(key)
+            if found is None:
+                found = self.scratch[key] = self._side_units(side, alive)
+            return list(found)
+        return self._side_units(side, alive)
+
+    def _side_units(self, side: int, alive: bool) -> list[UnitState]:
         return [
             u for u in self.units if u.side == side and (not alive or not self.is_destroyed(u.id))
         ]

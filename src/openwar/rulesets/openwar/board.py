@@ -141,7 +141,12 @@ def objectives(state: GameState) -> list[tuple[float, float]]:
     """Where the objectives still in play are now (looted ones gone, the prize where it is)."""
     from openwar.rulesets.openwar.victory import live_objectives
 
-    return [point for _, point in live_objectives(state)]
+    if state.scratch is None:
+        return [point for _, point in live_objectives(state)]
+    found: list[tuple[float, float]] | None = state.scratch.get("openwar.objectives")
+    if found is None:
+        found = state.scratch["openwar.objectives"] = [p for _, p in live_objectives(state)]
+    return list(found)
 
 
 def sight_blockers(state: GameState) -> list[Polygon]:

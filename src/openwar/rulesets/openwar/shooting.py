@@ -79,4 +79,14 @@ def visible(state: GameState, ours: np.ndarray, theirs: np.ndarray) -> np.ndarra
 
 
 def can_shoot(state: GameState, unit_id: str) -> bool:
+    if state.scratch is None:
+        return _can_shoot(state, unit_id)
+    key = ("openwar.can_shoot", unit_id)
+    found: bool | None = state.scratch.get(key)
+    if found is None:
+        found = state.scratch[key] = _can_shoot(state, unit_id)
+    return found
+
+
+def _can_shoot(state: GameState, unit_id: str) -> bool:
     return any(fight.weapons(state, int(m), ranged=True) for m in state.on_table(unit_id))
