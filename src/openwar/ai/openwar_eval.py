@@ -294,10 +294,15 @@ def live_points(state: GameState) -> list[tuple[int, tuple[float, float]]]:
 
 
 def holders(
-    state: GameState, side: int, moved: IntArray | None = None, xy: FloatArray | None = None
+    state: GameState,
+    side: int,
+    moved: IntArray | None = None,
+    xy: FloatArray | None = None,
+    thinned: tuple[str, float] | None = None,
 ) -> list[float]:
     """For each objective of :func:`live_points`: +1 held by ``side``, -1 by the enemy, 0 by
-    nobody (OW-B14), with the miniatures ``moved`` standing at ``xy``."""
+    nobody (OW-B14), with the miniatures ``moved`` standing at ``xy`` and the unit of
+    ``thinned`` reduced to that share of its miniatures (an attack's expected survivors)."""
     points = live_points(state)
     if not points:
         return []
@@ -308,12 +313,15 @@ def holders(
     live = state.alive & state.deployed
     sides = state_sides(state)
     control = float(state.board.get("control_range", battle_rules().objective_range))
+    weight = live.astype(np.float64)
+    if thinned is not None:
+        weight[state.unit_of == state.unit_index(thinned[0])] *= thinned[1]
     found = []
     for _, point in points:
-        near = (np.hypot(*(pos - np.asarray(point)).T) - state.radius <= control) & live
-        mine = int(np.count_nonzero(near & (sides == side)))
-        theirs = int(np.count_nonzero(near & (sides != side)))
-        found.append(float(np.sign(mine - theirs)))
+        near = np.hypot(*(pos - np.asarray(point)).T) - state.radius <= control
+        mine = float(weight[near & (sides == side)].sum())
+        theirs = float(weight[near & (sides != side)].sum())
+        found.append(0.0 if abs(mine - theirs) < 1e-9 else float(np.sign(mine - theirs)))
     return found
 
 
@@ -374,12 +382,12 @@ def objective_worths(state: GameState, side: int, w: Weights = WEIGHTS) -> list[
 
 def objective_value(
     state: GameState, side: int, moved: IntArray | None = None, xy: FloatArray | None = None,
-    w: Weights = WEIGHTS,
+    w: Weights = WEIGHTS, thinned: tuple[str, float] | None = None,
 ) -> float:  # fmt: skip
     """The objectives' part of ``side``'s expected margin, in points: each objective held
     (+) or held by the enemy (-) times its worth, and the condition's decisive patterns
     (Invasion: both held; Loot and Plunder: objectives looted so far)."""
-    held = holders(state, side, moved, xy)
+    held = holders(state, side, moved, xy, thinned)
     worths = objective_worths(state, side, w)
     value = sum(h * v for h, v in zip(held, worths, strict=True))
     name = victory.victory_name(state)
@@ -477,7 +485,20 @@ class OpenWarEvaluation:
         pairs = shooters(state, unit.id, target)
         shot = forecast(state, unit.id, target, len(pairs), ranged=True, holding=True, w=self.w)
         holding = pressure(state, unit, state.pos[state.on_table(unit.id)], armor_bonus=1)
-        return shot.value + self.w.rest * bool(unit.tokens.get("exhaustion")) + 0.5 * holding
+        taken = self._thinning(state, unit.side, target, shot)
+        return (
+            shot.value + taken + self.w.rest * bool(unit.tokens.get("exhaustion")) + 0.5 * holding
+        )
+
+    def _thinning(self, state: GameState, side: int, target: str, attack: Forecast) -> float:
+        """What the attack's expected casualties (and a rout) change of the objectives."""
+        enemy = state.unit(target)
+        size = max(state.size(target), 1)
+        share = max(1.0 - attack.slain / size, 0.0) * (1.0 - attack.beaten * self._routs(enemy))
+        if share >= 1.0 or not live_points(state):
+            return 0.0
+        after = objective_value(state, side, w=self.w, thinned=(target, share))
+        return after - objective_value(state, side, w=self.w)
 
     def _melee(
         self, after: GameState, unit_id: str, target: str, *, holding: bool, charged: bool
@@ -493,7 +514,8 @@ class OpenWarEvaluation:
         size = max(after.size(target), 1)
         survives = max(1.0 - ours.slain / size, 0.0) * (1.0 - ours.beaten * self._routs(enemy))
         weight = self.w.retaliation * (1.0 if not enemy.flags.get("ordered") else 0.6)
-        return ours.value - weight * survives * max(theirs.value, 0.0)
+        taken = self._thinning(after, after.unit(unit_id).side, target, ours)
+        return ours.value + taken - weight * survives * max(theirs.value, 0.0)
 
     def _routs(self, unit: UnitState) -> float:
         return 1.0 if unit.tokens.get("shaken", 0) + 1 >= battle_rules().rout_shaken else 0.0
@@ -546,7 +568,9 @@ class OpenWarEvaluation:
         members = after.on_table(unit.id)
         after.pos[members] += shift
         after.unit(unit.id).tokens["exhaustion"] = 1
-        return self._melee(after, unit.id, str(action.target), holding=False, charged=True)
+        moved = objective_value(after, unit.side, w=self.w)
+        moved -= objective_value(state, unit.side, w=self.w)
+        return moved + self._melee(after, unit.id, str(action.target), holding=False, charged=True)
 
     def _contact(
         self, state: GameState, unit: UnitState, action: Action, shift: FloatArray
@@ -558,7 +582,9 @@ class OpenWarEvaluation:
         if target not in orders.enemies_within(after, unit.id, battle_rules().combat_range):
             return self._position_gain(state, unit, members, after.pos[members])
         orders.fight_move(after, unit.id, target)
-        return self._melee(after, unit.id, target, holding=False, charged=False)
+        moved = objective_value(after, unit.side, w=self.w)
+        moved -= objective_value(state, unit.side, w=self.w)
+        return moved + self._melee(after, unit.id, target, holding=False, charged=False)
 
     # -- other orders --------------------------------------------------------------------------
     def _hold(self, state: GameState, unit: UnitState) -> float:

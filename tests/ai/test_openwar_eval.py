@@ -1,0 +1,58 @@
+"""The OpenWar evaluation values what the battleplan's victory condition scores (OW-V1..V7)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from openwar.ai.openwar_eval import (
+    EVALUATION,
+    holders,
+    objective_value,
+    objective_worths,
+    rounds_to_score,
+    stake,
+)
+from openwar.rulesets.openwar import victory
+
+from .test_players import _deployed, charge_position
+
+
+def test_each_condition_values_its_objectives() -> None:
+    state = _deployed()
+    count = len(state.board["objectives"])
+    state.board["victory"] = victory.ATTRITION
+    assert objective_worths(state, 0) == [0.0] * count  # only destroyed points score
+    state.board["victory"] = victory.FIELD
+    assert objective_worths(state, 0) == [stake(state) / 2.0] * count
+    state.board["victory"] = victory.QUARTERED
+    early = objective_worths(state, 0)[0]
+    state.round = int(state.board["rounds"])
+    assert rounds_to_score(state) == 1 and objective_worths(state, 0)[0] < early
+    state.board["victory"] = ""
+    assert objective_worths(state, 0)[0] > 0.0  # objective points at each end of round
+
+
+def test_invasion_values_the_objective_nearer_the_centre_most_and_both_at_once() -> None:
+    state = charge_position()
+    centre = np.asarray([state.board["width"] / 2.0, state.board["depth"] / 2.0])
+    inner = [30.0, 52.0]  # nearer the centre than b1's objective, out of everyone's range
+    assert np.hypot(*(centre - inner)) < np.hypot(*(centre - [45.0, 62.0]))
+    state.board.update(victory=victory.INVASION, objectives=[[45.0, 62.0], inner])
+    near_centre, other = objective_worths(state, 1)[1], objective_worths(state, 1)[0]
+    assert near_centre > other > 0.0
+    assert holders(state, 1) == [1.0, 0.0]  # b1 stands on the first objective only
+    members = state.on_table("b1")
+    moved = state.pos[members] + (np.asarray(inner) - state.pos[members].mean(axis=0))
+    assert objective_value(state, 1, members, moved) > objective_value(state, 1)
+    state.board["objectives"] = [[45.0, 62.0], [45.0, 62.0]]  # b1 holds both: a win at once
+    assert objective_value(state, 1) >= near_centre + other + stake(state)
+
+
+def test_casualties_on_an_objective_count_for_its_holder() -> None:
+    state = charge_position()
+    state.board.update(victory=victory.PRIZE, objectives=[[45.0, 62.0]])
+    assert holders(state, 0) == [-1.0]
+    assert holders(state, 0, thinned=("b1", 0.0)) == [0.0]
+    gain = objective_value(state, 0, thinned=("b1", 0.0)) - objective_value(state, 0)
+    assert gain == stake(state)
+    assert EVALUATION.position_value(state, 0) < EVALUATION.position_value(state, 1)
