@@ -39,6 +39,8 @@ FITTING_BASES = 1024  # bases placed per vectorised fitting check
 FITTING_MEMO = "openwar.fitting"  # (Lookups.memo) set-up formations checked so far
 ENEMY_ORDERS_MEMO = "openwar.enemy_orders"  # (Lookups.memo) a unit's orders about an enemy
 ENEMY_ORDERS_MEMO_LIMIT = 4096
+OBJECTIVE_MOVES_MEMO = "openwar.objective_moves"  # (Lookups.memo) a unit's objective moves
+OBJECTIVE_MARGIN = 1.0  # cm beyond a Run plus combat range where enemies cannot matter
 
 
 def deployment_menu(state: GameState) -> list[Action]:
@@ -191,7 +193,7 @@ def _free_orders(state: GameState, unit: UnitState) -> tuple[list[Action], list[
             moves += found[1:]
         else:
             moves += found
-    return shots, moves + _objective_moves(state, unit)
+    return shots, moves + _remembered_objective_moves(state, unit)
 
 
 def _in_combat_orders(state: GameState, unit: UnitState) -> list[Action]:
@@ -277,6 +279,47 @@ def _enemy_orders(
         if charge is not None:
             menu.append(Action("run", side, unit.id, enemy.id, charge, "charge"))
     return menu
+
+
+def _remembered_objective_moves(state: GameState, unit: UnitState) -> list[Action]:
+    """:func:`_objective_moves`, remembered across the battle's states: they depend only on
+    the unit's miniatures and positions, its allowance and Exhaustion, the objectives, the
+    straight moves they were built from, and the enemy miniatures a Run could bring within
+    combat range (those near enough: any other stays beyond it)."""
+    translations = TranslationMemo.of(state)
+    if translations is None:
+        return _objective_moves(state, unit)
+    rules = battle_rules()
+    ours = state.on_table(unit.id)
+    move = orders.move_allowance(state, unit.id)
+    xy, r = state.pos[ours], state.radius[ours]
+    reach = move * rules.run_multiplier + rules.combat_range + OBJECTIVE_MARGIN
+    low = (xy - r[:, None]).min(axis=0) - reach
+    high = (xy + r[:, None]).max(axis=0) + reach
+    theirs = orders.enemy_minis(state, unit.side)
+    their_xy, their_r = state.pos[theirs], state.radius[theirs][:, None]
+    near = theirs[((their_xy + their_r >= low) & (their_xy - their_r <= high)).all(axis=1)]
+    key = (
+        unit.id,
+        ours.tobytes(),
+        xy.tobytes(),
+        move,
+        bool(unit.tokens.get("exhaustion")),
+        tuple(objectives(state)),
+        near.tobytes(),
+        state.pos[near].tobytes(),
+    )
+    memo: dict[tuple[object, ...], tuple[list[Action], Used]]
+    memo = state.lookup().memo.setdefault(OBJECTIVE_MOVES_MEMO, {})
+    known = memo.get(key)
+    if known is not None and still_valid(state, known[1]):
+        return known[0]
+    with translations.noting() as used:
+        found = _objective_moves(state, unit)
+    if len(memo) >= ENEMY_ORDERS_MEMO_LIMIT:
+        memo.clear()
+    memo[key] = (found, list(used))
+    return found
 
 
 def _objective_moves(state: GameState, unit: UnitState) -> list[Action]:
