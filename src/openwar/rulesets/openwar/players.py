@@ -72,13 +72,28 @@ def _approach_score(state: GameState, unit_id: str, action: Action) -> float:
     point = np.asarray(action.point)
     goals = [np.asarray(o) for o in objectives(state)]
     enemies = orders.enemy_minis(state, state.unit(unit_id).side)
-    before = _distance_to(centroid(state, state.on_table(unit_id)), goals, state, enemies)
+    before, ranged = _unit_facts(state, unit_id, goals, enemies)
     after = _distance_to(point, goals, state, enemies)
     bonus = SCORES["objective"] if goals and action.target is None else SCORES["close"]
     run_penalty = 1.5 if action.kind == "run" else 0.0
-    ranged = fight.weapons(state, int(state.on_table(unit_id)[0]), ranged=True)
     shooting = 2.0 if ranged and action.target else 0.0
     return bonus + (before - after) / 10.0 - run_penalty + shooting
+
+
+def _unit_facts(
+    state: GameState, unit_id: str, goals: list[np.ndarray], enemies: np.ndarray
+) -> tuple[float, bool]:
+    """How far the unit is from its goal now, and whether its first miniature has a ranged
+    weapon: the same for every action of the unit (kept while the state is read)."""
+    key = ("openwar.simple.unit", unit_id)
+    if state.scratch is not None and key in state.scratch:
+        found: tuple[float, bool] = state.scratch[key]
+        return found
+    before = _distance_to(centroid(state, state.on_table(unit_id)), goals, state, enemies)
+    ranged = bool(fight.weapons(state, int(state.on_table(unit_id)[0]), ranged=True))
+    if state.scratch is not None:
+        state.scratch[key] = (before, ranged)
+    return before, ranged
 
 
 def _distance_to(
