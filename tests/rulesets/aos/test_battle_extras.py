@@ -14,12 +14,12 @@ from openwar.engine.errors import IllegalActionError
 from openwar.engine.game import ScriptedDice
 from openwar.engine.state import GameState
 from openwar.errors import OpenWarError
-from openwar.rulesets.aos import attacks, phases
+from openwar.rulesets.aos import attacks, handlers, moves, phases
 from openwar.rulesets.aos.battle import RULES
 from openwar.rulesets.aos.board import first_blood_board
 from openwar.rulesets.aos.wounds import allocate, heal
 
-from .kit import battle, first, in_phase, line, place, play, profile, unit, weapon
+from .kit import R, battle, first, in_phase, line, place, play, profile, unit, weapon
 
 HERO = profile(keywords=["HERO", "INFANTRY"], wounds=5, melee=[weapon()])
 
@@ -267,3 +267,109 @@ def test_aos_b10_triumphs_from_the_command_line_play_and_replay() -> None:
     assert all(record.final.extra["triumph"])
     again = replay_actions(record.initial, record.actions)
     assert again.final.state_hash() == record.final.state_hash()
+
+
+# -- garrisons -------------------------------------------------------------------------------
+TOWER = [[28.0, 20.0], [32.0, 20.0], [32.0, 24.0], [28.0, 24.0]]
+
+
+def tower_board() -> dict[str, Any]:
+    plan = first_blood_board()
+    plan["terrain"] = [
+        {"name": "Ruined Tower", "polygon": TOWER, "blocks_sight": True, "scenery": None},
+        {"name": "Hill", "polygon": [[40, 20], [44, 20], [44, 24], [40, 24]],
+         "blocks_sight": False, "scenery": None},
+    ]  # fmt: skip
+    return plan
+
+
+def garrison_battle(phase: str = "movement", enemy_y: float = 40.0) -> GameState:
+    archers = profile(missile=[BOW], melee=[weapon()])
+    state = in_phase(battle([unit("a", 5, archers)], [unit("b", 5, archers)], tower_board()), phase)
+    place(state, "a", line(27.0, 15.0, 5))
+    place(state, "b", line(27.0, enemy_y, 5))
+    return state
+
+
+def inside(state: GameState, uid: str) -> bool:
+    from openwar.rulesets.aos.board import terrain, wholly_within
+
+    members = state.on_table(uid)
+    return wholly_within(terrain(state)[0], state.pos[members], state.radius[members])
+
+
+def test_aos_g1_a_unit_garrisons_a_feature_instead_of_a_normal_move() -> None:
+    state = garrison_battle()
+    enter = Action("garrison", 0, "a", choice="0")
+    menu = RULES.legal_actions(state)
+    assert enter in menu and Action("garrison", 0, "a", choice="1") not in menu  # a hill
+    after, events = play(state, enter)
+    assert first(events, "garrison").data == {"unit": "a", "terrain": "Ruined Tower"}
+    assert after.extra["garrisons"] == {"a": 0} and inside(after, "a")
+    assert after.unit("a").flags["moved"]
+    # an enemy within 3" of the feature, or models more than 6" away, forbid it
+    near = garrison_battle(enemy_y=26.5)
+    assert enter not in RULES.legal_actions(near)
+    with pytest.raises(IllegalActionError, match="AOS-G1"):
+        play(near, enter)
+    far = garrison_battle()
+    place(far, "a", line(27.0, 12.0, 5))
+    with pytest.raises(IllegalActionError, match="AOS-G1"):
+        play(far, enter)
+    # set up as a garrison: the feature is wholly within the unit's territory
+    fresh = battle([unit("a", 5)], [unit("b", 5)], tower_board())
+    setup = Action("deploy", 0, "a", choice="garrison 0")
+    assert setup in RULES.legal_actions(fresh)
+    fresh, _ = play(fresh, setup)
+    assert fresh.extra["garrisons"] == {"a": 0} and inside(fresh, "a")
+
+
+def test_aos_g2_a_garrison_cannot_move_but_leaves_within_6_as_its_move() -> None:
+    state, _ = play(garrison_battle(), Action("garrison", 0, "a", choice="0"))
+    state.unit("a").flags.pop("moved")
+    menu = [a for a in RULES.legal_actions(state) if a.unit == "a"]
+    assert menu and {(a.kind, a.choice) for a in menu} == {("move", "leave")}
+    with pytest.raises(IllegalActionError, match="AOS-G2"):
+        play(state, Action("run", 0, "a"), [3])
+    with pytest.raises(IllegalActionError, match="AOS-G2"):
+        play(state, Action("move", 0, "a", point=(30.0, 10.0), choice="leave"))
+    after, _ = play(state, menu[0])
+    assert "a" not in after.extra["garrisons"] and after.unit("a").flags["moved"]
+    from openwar.rulesets.aos.board import base_to_shape, terrain, wholly_outside
+
+    members = after.on_table("a")
+    shape = terrain(after)[0]
+    assert wholly_outside(shape, after.pos[members], after.radius[members])
+    assert base_to_shape(shape, after.pos[members], after.radius[members]).max() <= 6.0
+    state.phase = "charge"
+    assert not handlers.can_charge(state, state.unit("a"))
+
+
+def test_aos_g3_range_sight_cover_and_minus_1_to_hit_go_by_the_feature() -> None:
+    state, _ = play(garrison_battle(), Action("garrison", 0, "a", choice="0"))
+    state.phase = "shooting"
+    place(state, "b", line(27.0, 41.5, 5))  # 17.5" from the tower, further from its models
+    assert moves.unit_gap(state, "a", "b") == pytest.approx(17.5 - R)
+    assert attacks.can_target_missile(state, "a", "b")  # the tower does not hide its garrison
+    assert attacks.can_target_missile(state, "b", "a")
+    shot = attacks.attack_profile(state, "b", "a", BOW, True, "shooting")
+    assert shot.hit_modifier == -1 and shot.cover
+    # enemies treat the feature as an enemy model: no normal move within 3" of it
+    state.phase, state.active, state.extra["turn"] = "movement", 1, 1
+    place(state, "b", line(27.0, 31.0, 5))
+    # ending 2.81" from the tower but 3.24" from the models in it
+    with pytest.raises(IllegalActionError, match="AOS-G2"):
+        play(state, Action("move", 1, "b", point=(29.2, 27.3), choice="normal"))
+    moves_b = [a for a in RULES.legal_actions(state) if a.unit == "b" and a.kind == "move"]
+    assert moves_b and all(moves.unit_gap(play(state, a)[0], "b", "a") > 3.0 for a in moves_b)
+
+
+def test_aos_g3_a_charge_at_a_garrison_ends_within_half_an_inch_of_the_feature() -> None:
+    state, _ = play(garrison_battle(), Action("garrison", 0, "a", choice="0"))
+    state = in_phase(state, "charge", turn=1)
+    place(state, "b", line(27.0, 31.0, 5))  # 6.5" from the tower
+    state, _ = play(state, Action("charge", 1, "b"), [3, 4])
+    state, events = play(state, Action("charge_move", 1, "b", target="a"))
+    assert first(events, "charge").data["target"] == "a"
+    assert moves.unit_gap(state, "b", "a") <= 0.5
+    assert not inside(state, "b") and "a" in phases.fight_targets(state, "b")

@@ -17,7 +17,7 @@ from openwar.engine.game import Dice
 from openwar.engine.space import unit_gaps
 from openwar.engine.state import GameState
 from openwar.geometry.sight import visibility_matrix
-from openwar.rulesets.aos import characteristics
+from openwar.rulesets.aos import characteristics, garrisons
 from openwar.rulesets.aos.board import base_to_shape, sight_blockers, terrain, wholly_within
 from openwar.rulesets.aos.characteristics import model_weapon
 from openwar.rulesets.aos.moves import EPS, enemy_gap, side_minis, unit_gap
@@ -32,14 +32,17 @@ class WeaponUse:
     attacks: int
 
 
-def visible(state: GameState, viewers: np.ndarray, targets: np.ndarray) -> np.ndarray:
-    """(n, m) who sees whom: terrain that blocks sight, and Dead of Night's limit."""
+def visible(
+    state: GameState, viewers: np.ndarray, targets: np.ndarray, skip: tuple[int, ...] = ()
+) -> np.ndarray:
+    """(n, m) who sees whom: terrain that blocks sight (but not the features in ``skip``),
+    and Dead of Night's limit."""
     seen = visibility_matrix(
         state.pos[viewers],
         state.radius[viewers],
         state.pos[targets],
         state.radius[targets],
-        sight_blockers(state),
+        sight_blockers(state, skip),
     )
     limit = state.extra.get("sight_limit")
     if limit is not None:
@@ -80,8 +83,15 @@ def attackers(
         return []
     pair_gaps = unit_gaps(state, ours, theirs)
     gap = pair_gaps.min(axis=1)
+    skip = garrison_skip(state, unit_id, target_id)
+    if skip:  # AOS-G2: range from and to a garrison is measured from and to its feature
+        here, there = garrisons.shape_of(state, unit_id), garrisons.shape_of(state, target_id)
+        if here is not None:
+            gap = np.full(len(ours), unit_gap(state, unit_id, target_id))
+        elif there is not None:
+            gap = garrisons.gap_to(state, there, ours)
     seen: np.ndarray = (
-        np.asarray(visible(state, ours, theirs).any(axis=1))
+        np.asarray(visible(state, ours, theirs, skip).any(axis=1))
         if missile
         else np.ones(len(ours), bool)
     )
@@ -116,12 +126,22 @@ def attackers(
     return [u for u in found.values() if u.attacks > 0]
 
 
+def garrison_skip(state: GameState, a: str, b: str) -> tuple[int, ...]:
+    """The features garrisoned by either unit (they do not block sight between them)."""
+    if not garrisons.garrisons(state):
+        return ()
+    found = (garrisons.feature_of(state, a), garrisons.feature_of(state, b))
+    return tuple(k for k in found if k is not None)
+
+
 def in_cover(state: GameState, unit_id: str, phase: str, shooter: str | None = None) -> bool:
     """Seed "Cover": every model wholly on or within one terrain feature, or (against a
     ``shooter``) behind an obstacle; not in combat after charging; never for MONSTER or WAR
     MACHINE units with Wounds 8 or more."""
     unit = state.unit(unit_id)
     rules = battle_rules()
+    if garrisons.feature_of(state, unit_id) is not None:
+        return True  # AOS-G2: a garrison counts as being in cover
     big = int(unit.profile["wounds"]) >= rules.cover_big_wounds
     if big and ({"MONSTER", "WAR MACHINE"} & set(unit.profile["keywords"])):
         return False
@@ -262,6 +282,8 @@ def attack_profile(
     hit_mod = roll_modifier(state, unit_id, "hit", missile, "attacker")
     if missile and look_out_sir(state, target_id):
         hit_mod += battle_rules().look_out_sir_hit
+    if garrisons.feature_of(state, target_id) is not None:
+        hit_mod += battle_rules().garrison_hit
     wound_mod = roll_modifier(state, unit_id, "wound", missile, "attacker")
     side = state.unit(unit_id).side
     if state.extra["revenge"][side] > state.extra["turns"]:

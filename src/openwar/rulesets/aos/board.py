@@ -165,9 +165,13 @@ def objectives(state: GameState) -> list[tuple[float, float]]:
     return [(float(x), float(y)) for x, y in state.extra.get("objectives", [])]
 
 
-def sight_blockers(state: GameState) -> list[Polygon]:
+def sight_blockers(state: GameState, skip: tuple[int, ...] = ()) -> list[Polygon]:
+    """Features that block sight, less those in ``skip`` (a garrison sees out of and is seen
+    in its own feature)."""
     return [
-        _poly(t["polygon"]) for t in state.board.get("terrain", []) if t.get("blocks_sight", True)
+        _poly(t["polygon"])
+        for k, t in enumerate(state.board.get("terrain", []))
+        if t.get("blocks_sight", True) and k not in skip
     ]
 
 

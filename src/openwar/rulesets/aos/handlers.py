@@ -13,7 +13,7 @@ from openwar.engine.events import Event
 from openwar.engine.game import Dice
 from openwar.engine.space import centroid, furthest_translation, placement_clear
 from openwar.engine.state import GameState, UnitState
-from openwar.rulesets.aos import attacks, characteristics, magic, phases, victory
+from openwar.rulesets.aos import attacks, characteristics, garrisons, magic, phases, victory
 from openwar.rulesets.aos.board import base_to_shape, terrain
 from openwar.rulesets.aos.moves import (
     EPS,
@@ -173,20 +173,34 @@ def check_move(
         raise IllegalActionError(
             "AOS-M2", 'no part of a normal move may be within 3" of an enemy unit'
         )
+    if kind != "retreat" and garrisons.path_fraction(state, unit.id, shift) < 1.0 - 1e-6:
+        raise IllegalActionError(
+            "AOS-G2", 'no part of a normal move may be within 3" of a feature the enemy garrisons'
+        )
     if flies(unit):
         ok = placement_clear(state, members, state.pos[members] + shift)
     else:
         ok = float(np.hypot(*(shift - furthest_translation(state, members, shift)))) <= 1e-3
     if not ok:
         raise IllegalActionError("AOS-M1", f"{unit.id} cannot cross other models or the table edge")
-    if kind == "retreat":
-        from openwar.rulesets.aos.moves import gap_after
-
-        if gap_after(state, state.pos[members] + shift, members, enemies) <= rules.enemy_gap + EPS:
-            raise IllegalActionError(
-                "AOS-M3", 'a retreat must end more than 3" from every enemy unit'
-            )
+    ended = state.pos[members] + shift
+    if kind == "retreat" and not retreat_clear(state, unit.side, members, ended):
+        raise IllegalActionError("AOS-M3", 'a retreat must end more than 3" from every enemy unit')
     return shift
+
+
+def retreat_clear(state: GameState, side: int, members: np.ndarray, xy: np.ndarray) -> bool:
+    """A retreat ends more than 3" from every enemy model and enemy-garrisoned feature."""
+    from openwar.rulesets.aos.board import base_to_shape
+    from openwar.rulesets.aos.moves import gap_after
+
+    gap = battle_rules().enemy_gap + EPS
+    if gap_after(state, xy, members, enemy_minis(state, side)) <= gap:
+        return False
+    r = state.radius[members]
+    return all(
+        float(base_to_shape(f, xy, r).min()) > gap for f in garrisons.enemy_features(state, side)
+    )
 
 
 def move(state: GameState, action: Action, dice: Dice) -> list[Event]:
@@ -197,6 +211,8 @@ def move(state: GameState, action: Action, dice: Dice) -> list[Event]:
         raise IllegalActionError("AOS-M1", f"{unit.id} has already moved this phase")
     if action.point is None:
         raise IllegalActionError("AOS-M1", "a move names where the unit goes")
+    if garrisons.feature_of(state, unit.id) is not None or action.choice == "leave":
+        return leave_garrison(state, unit, action.point)
     retreat = near_enemy(state, unit.id)
     if retreat != (action.choice == "retreat"):
         raise IllegalActionError(
@@ -214,8 +230,50 @@ def move(state: GameState, action: Action, dice: Dice) -> list[Event]:
     return events + phases.deadly(state, unit.id, dice) + phases.check_end(state, dice)
 
 
+def garrison(state: GameState, action: Action, dice: Dice) -> list[Event]:
+    """AOS-G1: instead of a normal move, a unit with every model within 6" of a feature that
+    can be garrisoned, no enemy within 3" of it and nobody in it, garrisons it."""
+    unit = own_unit(state, action, "AOS-G1")
+    if unit.flags.get("moved") or state.extra["ending_movement"]:
+        raise IllegalActionError("AOS-G1", f"{unit.id} has already moved this phase")
+    k = int(str(action.choice)) if str(action.choice).isdigit() else -1
+    if (
+        near_enemy(state, unit.id)
+        or garrisons.feature_of(state, unit.id) is not None
+        or k not in garrisons.entry_features(state, unit.id)
+    ):
+        raise IllegalActionError(
+            "AOS-G1",
+            f'{unit.id} cannot garrison that feature (every model within 6", no enemy within 3" '
+            'of it, nobody inside, room on it, and not within 3" of an enemy)',
+        )
+    garrisons.enter(state, unit.id, k)
+    unit.flags["moved"] = True
+    victory.follow_prize(state)
+    name = state.board["terrain"][k]["name"]
+    return [Event("garrison", {"unit": unit.id, "terrain": name}), *phases.check_end(state, dice)]
+
+
+def leave_garrison(state: GameState, unit: UnitState, point: tuple[float, float]) -> list[Event]:
+    """AOS-G2: a garrison moves only by leaving: set up wholly within 6" of the feature and
+    more than 3" from every enemy; that is its move."""
+    if garrisons.feature_of(state, unit.id) is None:
+        raise IllegalActionError("AOS-G2", f"{unit.id} is not garrisoning a terrain feature")
+    if point not in garrisons.leave_points(state, unit.id):
+        raise IllegalActionError(
+            "AOS-G2",
+            'a garrison leaves to a place within 6" of its feature, more than 3" from enemies',
+        )
+    garrisons.leave(state, unit.id, point)
+    unit.flags["moved"] = True
+    victory.follow_prize(state)
+    return [Event("left_garrison", {"unit": unit.id, "point": list(point)})]
+
+
 def run(state: GameState, action: Action, dice: Dice) -> list[Event]:
     unit = own_unit(state, action, "AOS-M4")
+    if garrisons.feature_of(state, unit.id) is not None:
+        raise IllegalActionError("AOS-G2", f"{unit.id} garrisons a feature: it cannot run")
     if unit.flags.get("moved") or state.extra["ending_movement"]:
         raise IllegalActionError("AOS-M4", f"{unit.id} has already moved this phase")
     if near_enemy(state, unit.id):
@@ -466,6 +524,8 @@ def can_charge(state: GameState, unit: UnitState) -> bool:
         return False
     if not len(state.on_table(unit.id)) or near_enemy(state, unit.id):
         return False
+    if garrisons.feature_of(state, unit.id) is not None:
+        return False  # AOS-G2: a garrison cannot move
     return enemy_gap(state, unit.id) <= rules.charge_range + EPS
 
 
@@ -615,6 +675,7 @@ HANDLERS: dict[tuple[str, str], Handler] = {
     ("hero", "end_phase"): end_phase,
     ("movement", "move"): move,
     ("movement", "roll_move"): roll_move,
+    ("movement", "garrison"): garrison,
     ("movement", "run"): run,
     ("movement", "run_move"): run_move,
     ("movement", "at_the_double"): at_the_double,

@@ -28,7 +28,10 @@ def can_see(state: GameState, a: str, b: str) -> bool:
     ours, theirs = state.on_table(a), state.on_table(b)
     if a == b:
         return True
-    return bool(len(ours) and len(theirs) and visible(state, ours, theirs).any())
+    from openwar.rulesets.aos.attacks import garrison_skip
+
+    skip = garrison_skip(state, a, b)
+    return bool(len(ours) and len(theirs) and visible(state, ours, theirs, skip).any())
 
 
 def targets(state: GameState, caster: str, spell: str) -> list[str]:

@@ -8,9 +8,9 @@ import numpy as np
 
 from openwar.engine.actions import Action
 from openwar.engine.state import GameState, UnitState
-from openwar.rulesets.aos import attacks, characteristics, handlers, magic, phases
+from openwar.rulesets.aos import attacks, characteristics, garrisons, handlers, magic, phases
 from openwar.rulesets.aos.board import objectives
-from openwar.rulesets.aos.moves import EPS, block_shift, centre, enemy_minis, gap_after, near_enemy
+from openwar.rulesets.aos.moves import block_shift, centre, enemy_minis, near_enemy
 from openwar.rulesets.aos.rules import battle_rules
 from openwar.rulesets.aos.wounds import templates
 
@@ -88,10 +88,7 @@ def move_points(
             continue
         if kind == "retreat":
             members = state.on_table(unit.id)
-            if (
-                gap_after(state, state.pos[members] + shift, members, enemy_minis(state, unit.side))
-                <= rules.enemy_gap + EPS
-            ):
+            if not handlers.retreat_clear(state, unit.side, members, state.pos[members] + shift):
                 continue
         end = np.round(here + shift, 6)
         point = (float(end[0]), float(end[1]))
@@ -105,6 +102,12 @@ def _movement(state: GameState, side: int) -> list[Action]:
     if not state.extra["ending_movement"]:
         for unit in state.side_units(side):
             if unit.flags.get("moved") or not len(state.on_table(unit.id)):
+                continue
+            if garrisons.feature_of(state, unit.id) is not None:
+                found += [
+                    Action("move", side, unit.id, point=p, choice="leave")
+                    for p in garrisons.leave_points(state, unit.id)
+                ]
                 continue
             if characteristics.needs_move_roll(state, unit):
                 found.append(Action("roll_move", side, unit.id))
@@ -120,6 +123,10 @@ def _movement(state: GameState, side: int) -> list[Action]:
             found += [
                 Action("move", side, unit.id, point=p, choice="normal")
                 for p in move_points(state, unit, handlers.move_allowance(state, unit), "normal")
+            ]
+            found += [
+                Action("garrison", side, unit.id, choice=str(k))
+                for k in garrisons.entry_features(state, unit.id)
             ]
             found.append(Action("run", side, unit.id))
     for unit_id in handlers.waiting_reserves(state, side):

@@ -9,6 +9,7 @@ in the formation it was set up in; every base-crossing check is the engine's exa
 from __future__ import annotations
 
 import numpy as np
+import shapely
 
 from openwar.engine.space import (
     OVERLAP_TOLERANCE,
@@ -20,6 +21,7 @@ from openwar.engine.space import (
     unit_gaps,
 )
 from openwar.engine.state import POSITION_DECIMALS, FloatArray, GameState, IntArray
+from openwar.rulesets.aos import garrisons
 from openwar.rulesets.aos.rules import battle_rules
 
 EPS = 1e-6
@@ -37,15 +39,29 @@ def enemy_minis(state: GameState, side: int) -> IntArray:
 
 
 def unit_gap(state: GameState, a: str, b: str) -> float:
+    """The closest gap between two units; a garrison is measured from its feature."""
     ours, theirs = state.on_table(a), state.on_table(b)
     if len(ours) == 0 or len(theirs) == 0:
         return float("inf")
+    if garrisons.garrisons(state):
+        here, there = garrisons.shape_of(state, a), garrisons.shape_of(state, b)
+        if here is not None and there is not None:
+            return float(shapely.distance(here, there))
+        if here is not None:
+            return float(garrisons.gap_to(state, here, theirs).min())
+        if there is not None:
+            return float(garrisons.gap_to(state, there, ours).min())
     return float(unit_gaps(state, ours, theirs).min())
 
 
 def enemy_gap(state: GameState, unit_id: str) -> float:
+    """The gap to the nearest enemy model, an enemy garrison's feature counting as one."""
     ours = state.on_table(unit_id)
-    theirs = enemy_minis(state, state.unit(unit_id).side)
+    side = state.unit(unit_id).side
+    if garrisons.garrisons(state):
+        enemies = [u.id for u in state.units if u.side != side]
+        return min((unit_gap(state, unit_id, e) for e in enemies), default=float("inf"))
+    theirs = enemy_minis(state, side)
     if len(ours) == 0 or len(theirs) == 0:
         return float("inf")
     return float(unit_gaps(state, ours, theirs).min())
@@ -117,6 +133,7 @@ def block_shift(
         shift = (
             shift / max(travel, EPS) * clearance_limit(state, members, shift, enemies, keep_away)
         )
+        shift = shift * garrisons.path_fraction(state, unit_id, shift)
     if fly:
         return _flying_shift(state, members, shift)
     return furthest_translation(state, members, shift)
@@ -154,6 +171,9 @@ def charge_positions(
     ours, theirs = state.on_table(unit_id), state.on_table(target_id)
     if len(ours) == 0 or len(theirs) == 0:
         return None
+    feature = garrisons.shape_of(state, target_id)
+    if feature is not None:
+        return garrisons.charge_positions(state, ours, feature, roll, battle_rules().charge_contact)
     gap = unit_gaps(state, ours, theirs)
     pairs = np.argsort(gap, axis=None)[:CHARGE_PAIRS]
     for flat in pairs:
@@ -220,6 +240,10 @@ def pile_in(state: GameState, unit_id: str, distance: float) -> float:
     before = state.pos.copy()
     ours = state.on_table(unit_id)
     theirs = enemy_minis(state, state.unit(unit_id).side)
+    if garrisons.garrisons(state):
+        if garrisons.feature_of(state, unit_id) is not None:
+            return 0.0  # a garrison cannot move (AOS-G2)
+        theirs = np.setdiff1d(theirs, garrisons.garrisoned_minis(state))  # nobody enters it
     if len(ours) == 0 or len(theirs) == 0:
         return 0.0
     order = np.argsort(unit_gaps(state, ours, theirs).min(axis=1))

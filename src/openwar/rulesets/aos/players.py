@@ -62,6 +62,8 @@ def score(state: GameState, action: Action) -> float:
         return SCORES[kind] + (2.0 if action.choice == "Arcane Bolt" else 0.0)
     if kind == "run":
         return _run(state, action)
+    if kind == "garrison":  # shooters hold a tower: cover, and -1 to hit them
+        return 1.5 if state.unit(str(action.unit)).profile["missile"] else -1.0
     if kind == "fight":
         bonus = 0.5 if action.choice in ("Inspired", "Bloodthirsty") else 0.0
         return SCORES[kind] + bonus - 0.01 * state.size(str(action.target))
@@ -91,6 +93,8 @@ def _move(state: GameState, action: Action) -> float:
     here = np.asarray(centre(state, unit.id))
     if action.choice == "retreat":
         return -2.0
+    if action.choice == "leave":
+        return -0.5
     goal = _goal(state, unit.side, here)
     if goal is None:
         return 0.0

@@ -47,12 +47,18 @@ def report(record: BattleRecord) -> list[RoundReport]:
     names = {u.id: u.name for u in record.initial.units}
     side_of = {u.id: u.side for u in record.initial.units}
     rounds: list[RoundReport] = []
+    early: list[Event] = []  # set-up garrisons and triumph rolls come before round 1
     for events in record.events:
         for event in events:
             if event.kind == "round":
                 rounds.append(RoundReport(int(event.data["round"]), int(event.data["first"])))
+                for held in early:
+                    _absorb(rounds[-1], held, names, side_of)
+                early = []
             elif rounds:
                 _absorb(rounds[-1], event, names, side_of)
+            elif event.kind in ("garrison", "triumph_roll"):
+                early.append(event)
     return rounds
 
 
@@ -102,6 +108,15 @@ def _absorb(now: RoundReport, event: Event, names: dict[str, str], side_of: dict
             now.moments.append(f"{SIDES[side or 0]}: {lost} of {name} flee")
     elif kind == "destroyed":
         now.moments.append(f"{SIDES[side_of[str(unit)]]}: {name} is destroyed")
+    elif kind == "garrison" and side is not None:
+        now.moments.append(f"{SIDES[side]}: {name} garrisons the {d['terrain']}")
+    elif kind == "left_garrison" and side is not None:
+        now.sides[side].moves += 1
+        now.moments.append(f"{SIDES[side]}: {name} leaves its garrison")
+    elif kind == "triumph_roll":
+        now.moments.append(f"{SIDES[int(d['side'])]}: triumph {d['triumph']} (roll {d['roll']})")
+    elif kind == "triumph" and side is not None:
+        now.moments.append(f"{SIDES[side]}: {name} is {d['triumph'].lower()}")
     elif kind == "general_slain":
         now.moments.append(f"{SIDES[int(d['side'])]}: the general is slain")
     elif kind in ("ruse", "arcane_prize", "looted", "arrived", "command"):

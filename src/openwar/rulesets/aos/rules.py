@@ -64,6 +64,9 @@ class BattleRules(RuleData):
     obstacles: list[str]
     obstacle_range: float
     scenery_range: float
+    garrisons: list[str]
+    garrison_range: float
+    garrison_hit: int
     rank_width: int
     base_spacing: float
     cavalry_rank_width: int

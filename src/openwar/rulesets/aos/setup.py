@@ -14,6 +14,7 @@ from openwar.engine.events import Event
 from openwar.engine.game import Dice, seed_state
 from openwar.engine.space import formation, placement_clear
 from openwar.engine.state import GameState, UnitState
+from openwar.rulesets.aos import garrisons
 from openwar.rulesets.aos.board import grid, territory, wholly_outside, wholly_within, zone
 from openwar.rulesets.aos.forces import ForceUnit
 from openwar.rulesets.aos.moves import enemy_minis
@@ -177,6 +178,10 @@ def setup_menu(state: GameState) -> list[Action]:
                 Action("deploy", side, unit.id, point=p, choice="ambush")
                 for p in ambush_points(state, unit)
             ]
+        menu += [
+            Action("deploy", side, unit.id, choice=f"garrison {k}")
+            for k in garrisons.setup_features(state, unit.id)
+        ]
         if free and ruse == "Outflank" and not {"HERO", "MONSTER"} & set(unit.profile["keywords"]):
             menu.append(Action("reserve", side, unit.id))
     return menu
@@ -200,6 +205,18 @@ def deploy(state: GameState, action: Action) -> list[Event]:
         state.extra["ruse_used"][side] = True
         state.extra["reserves"].append(unit.id)
         event = Event("reserve", {"unit": unit.id, "ruse": "Outflank"})
+    elif (action.choice or "").startswith("garrison "):
+        k = action.choice.split()[-1] if action.choice else ""
+        if not k.isdigit() or int(k) not in garrisons.setup_features(state, unit.id):
+            raise IllegalActionError(
+                "AOS-G1", "a unit is set up garrisoning a feature wholly within its territory"
+            )
+        garrisons.enter(state, unit.id, int(k))
+        members = state.members(unit.id)
+        state.facing[members] = facing_for(state, side)
+        state.deployed[members] = True
+        name = state.board["terrain"][int(k)]["name"]
+        event = Event("garrison", {"unit": unit.id, "terrain": name})
     elif action.choice == "no room":
         if deployment_points(state, unit):
             raise IllegalActionError("AOS-B2", f"{unit.id} still has room in its territory")

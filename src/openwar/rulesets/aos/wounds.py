@@ -132,6 +132,7 @@ def after_casualties(state: GameState, unit_id: str, by: int | None) -> list[Eve
     events: list[Event] = []
     if state.is_destroyed(unit_id) and unit_id not in state.extra["destroyed"]:
         state.extra["destroyed"].append(unit_id)
+        (state.extra.get("garrisons") or {}).pop(unit_id, None)
         events.append(Event("destroyed", {"unit": unit_id, "by": by}))
     if unit.id == state.extra["general"][unit.side] and state.is_destroyed(unit_id):
         events += general_slain(state, unit.side)
