@@ -8,8 +8,10 @@ scored by the evaluation's position value as a win chance (a finished battle by 
 The same rollout dice are used for every candidate (common random numbers), so candidates are
 compared on the same luck. Successive halving: every candidate gets ``rollouts`` rollouts, the
 better half gets as many again, and so on until one is left, so most of the budget goes to the
-close calls. The budget is counted in rollouts, not seconds, so the same seed gives the same
-choices on any machine.
+close calls. The heuristic's own pick keeps a head start of ``prior`` (a win chance), so a
+few noisy rollouts must show a real gain before the search overrules the exact odds. The
+budget is counted in rollouts, not seconds, so the same seed gives the same choices on any
+machine.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ class SearchPlayer:
         candidates: int = 4,
         rollouts: int = 3,
         horizon: int = 14,
+        prior: float = 0.04,
         evaluation: Evaluation | None = None,
     ) -> None:
         sequence = (
@@ -44,6 +47,7 @@ class SearchPlayer:
         self.candidates = candidates
         self.rollouts = rollouts
         self.horizon = horizon
+        self.prior = prior
         self.evaluation = evaluation
         self.heuristic = HeuristicPlayer(0, evaluation)
 
@@ -54,6 +58,7 @@ class SearchPlayer:
         if state.phase == "setup":
             return menu[int(np.argmax(values))]
         alive = sorted(range(len(menu)), key=lambda i: (-values[i], i))[: self.candidates]
+        top = alive[0]
         totals = dict.fromkeys(alive, 0.0)
         played = 0
         while len(alive) > 1:
@@ -61,10 +66,15 @@ class SearchPlayer:
             for i in alive:
                 totals[i] += self.estimate(state, menu[i], seeds) * len(seeds)
             played += len(seeds)
-            # ties keep the heuristic's order (``alive`` is sorted by it)
-            ranked = sorted(alive, key=lambda i: -totals[i] / played)
+            # the heuristic's own pick keeps a head start; ties keep the heuristic's order
+            ranked = sorted(alive, key=lambda i: -self._score(totals[i] / played, i, top))
             alive = ranked[: max(1, len(ranked) // 2)]
         return menu[alive[0]]
+
+    def _score(self, mean: float, index: int, top: int) -> float:
+        """A candidate's mean win chance, the heuristic's pick ahead by ``prior`` (a few noisy
+        rollouts must show a real gain before the search overrules the exact odds)."""
+        return mean + (self.prior if index == top else 0.0)
 
     def estimate(self, state: GameState, action: Action, seeds: list[int]) -> float:
         """Mean win chance for the mover after ``action``, over rollouts with these dice."""
