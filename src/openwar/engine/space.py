@@ -178,7 +178,7 @@ class TranslationMemo:
         self.present: BoolArray | None = None
         self.results: dict[bytes, FloatArray] = {}
         self.keys: list[bytes] = []
-        self.lanes: list[FloatArray] = []  # each key's lane (see MovingGroup.lane)
+        self.lanes: list[tuple[float, ...]] = []  # each key's lane (see MovingGroup.lane)
         self.used: Used | None = None  # when a list, every move looked up is noted in it
 
     @classmethod
@@ -233,7 +233,7 @@ class TranslationMemo:
     def forget_all(self) -> None:
         self.results, self.keys, self.lanes = {}, [], []
 
-    def remember(self, key: bytes, shift: FloatArray, lane: FloatArray) -> None:
+    def remember(self, key: bytes, shift: FloatArray, lane: tuple[float, ...]) -> None:
         if len(self.keys) >= TRANSLATION_MEMO_LIMIT:
             self.forget_all()
         if key not in self.results:
@@ -267,6 +267,10 @@ class MovingGroup:
     room: tuple[float, float, float, float]  # min (size - r - x), max (r - x), per axis
     rest_xy: FloatArray
     rest_r: FloatArray
+    rest_low: FloatArray  # the other bases' bounding boxes
+    rest_high: FloatArray
+    centre: tuple[float, float]  # a circle holding every base of the group
+    spread: float
 
     @classmethod
     def of(cls, state: GameState, movers: IntArray) -> MovingGroup:
@@ -291,7 +295,22 @@ class MovingGroup:
         )
         low = (xy - r[:, None]).min(axis=0)
         high = (xy + r[:, None]).max(axis=0)
-        return cls(xy, r, low, high, room, state.pos[rest], state.radius[rest])
+        rest_xy, rest_r = state.pos[rest], state.radius[rest]
+        middle = (low + high) / 2.0
+        spread = float((np.sqrt(((xy - middle) ** 2).sum(axis=1)) + r).max()) if len(r) else 0.0
+        return cls(
+            xy,
+            r,
+            low,
+            high,
+            room,
+            rest_xy,
+            rest_r,
+            rest_xy - rest_r[:, None],
+            rest_xy + rest_r[:, None],
+            (float(middle[0]), float(middle[1])),
+            spread,
+        )
 
     def edge_limit(self, u: FloatArray) -> float:
         """How far the group goes along ``u`` before a base crosses the table edge (the
@@ -305,23 +324,16 @@ class MovingGroup:
                 best = min(best, self.room[2 * axis + 1] / step)
         return float(best)
 
-    def lane(self, u: FloatArray, travel: float) -> FloatArray:
-        """The strip the group sweeps moving ``travel`` along the unit vector ``u``, as
-        (u_x, u_y, along_min, along_max, across_min, across_max) with a margin: the only
-        place where another base can stop the move."""
-        along = self.xy[:, 0] * u[0] + self.xy[:, 1] * u[1]
-        across = self.xy[:, 1] * u[0] - self.xy[:, 0] * u[1]
-        margin = LANE_MARGIN
-        return np.array(
-            [
-                u[0],
-                u[1],
-                float((along - self.r).min()) - margin,
-                float((along + self.r).max()) + travel + margin,
-                float((across - self.r).min()) - margin,
-                float((across + self.r).max()) + margin,
-            ]
-        )
+    def lane(self, u: FloatArray, travel: float) -> tuple[float, ...]:
+        """A strip holding all the group sweeps moving ``travel`` along the unit vector ``u``,
+        as (u_x, u_y, along_min, along_max, across_min, across_max), with a margin: the only
+        place where another base can stop the move (the strip of the group's enclosing
+        circle, cheaper than the bases' own and never narrower)."""
+        ux, uy = float(u[0]), float(u[1])
+        cx, cy = self.centre
+        along, across = cx * ux + cy * uy, cy * ux - cx * uy
+        reach = self.spread + LANE_MARGIN
+        return (ux, uy, along - reach, along + reach + travel, across - reach, across + reach)
 
     def near_path(self, shift: FloatArray) -> IntArray:
         """The other bases the group's bounding box, swept along ``shift`` (plus a margin),
@@ -337,8 +349,7 @@ class MovingGroup:
 
     def near(self, low: FloatArray, high: FloatArray) -> IntArray:
         """The other bases whose bounding boxes touch the box from ``low`` to ``high``."""
-        their_r = self.rest_r[:, None]
-        near = ((self.rest_xy + their_r >= low) & (self.rest_xy - their_r <= high)).all(axis=1)
+        near = ((self.rest_high >= low) & (self.rest_low <= high)).all(axis=1)
         return np.flatnonzero(near)
 
 

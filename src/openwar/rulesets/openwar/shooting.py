@@ -11,6 +11,7 @@ from openwar.rulesets.openwar.board import sight_blockers
 
 SHOOTERS_MEMO = "openwar.shooters"  # (Lookups.memo) who can shoot whom, by where they stand
 SHOOTERS_MEMO_LIMIT = 4096
+REACH_MEMO = "openwar.reach"  # (Lookups.memo) shooters' reach by who is left and has thrown
 
 
 def shooters(state: GameState, unit_id: str, target_id: str) -> list[tuple[int, int]]:
@@ -45,12 +46,7 @@ def shooters(state: GameState, unit_id: str, target_id: str) -> list[tuple[int, 
 def _shooters(
     state: GameState, unit_id: str, ours: np.ndarray, theirs: np.ndarray
 ) -> list[tuple[int, int]]:
-    ranged_skill = float(state.unit(unit_id).profile["ranged"])
-    reach = np.full(len(ours), -1.0)
-    for i, mini in enumerate(ours):
-        options = fight.weapons(state, int(mini), ranged=True)
-        if options:
-            reach[i] = max(w.range for w in options) + ranged_skill
+    reach = _reach(state, unit_id, ours)
     gap = unit_gaps(state, ours, theirs)
     in_range = gap <= reach[:, None] + 1e-9
     rows, cols = np.flatnonzero(in_range.any(axis=1)), np.flatnonzero(in_range.any(axis=0))
@@ -65,6 +61,27 @@ def _shooters(
             col = int(np.flatnonzero(ok)[np.argmin(gap[row][ok])])
             pairs.append((int(ours[row]), int(theirs[col])))
     return pairs
+
+
+def _reach(state: GameState, unit_id: str, ours: np.ndarray) -> np.ndarray:
+    """Each miniature's longest weapon range + Ranged (-1 without a ranged weapon), by which
+    miniatures are left and which have thrown their weapons."""
+    unit = state.unit(unit_id)
+    memo: dict[tuple[object, ...], np.ndarray] = state.lookup().memo.setdefault(REACH_MEMO, {})
+    key = (unit_id, ours.tobytes(), tuple(unit.flags.get("thrown", [])))
+    found = memo.get(key)
+    if found is None:
+        ranged_skill = float(unit.profile["ranged"])
+        found = np.full(len(ours), -1.0)
+        for i, mini in enumerate(ours):
+            options = fight.weapons(state, int(mini), ranged=True)
+            if options:
+                found[i] = max(w.range for w in options) + ranged_skill
+        found.flags.writeable = False
+        if len(memo) >= SHOOTERS_MEMO_LIMIT:
+            memo.clear()
+        memo[key] = found
+    return found
 
 
 def visible(state: GameState, ours: np.ndarray, theirs: np.ndarray) -> np.ndarray:
