@@ -113,8 +113,15 @@ def fitting(
     new = rest[~np.isin(rest, checked)] if len(checked) else rest
     ok = known.ok
     if len(new):
-        clear = gaps(xy, r, state.pos[new], state.radius[new]) >= -OVERLAP_TOLERANCE
-        ok = ok & clear.all(axis=1)
+        # only bases whose bounding boxes meet the new bases' box can overlap one of them
+        new_xy, new_r = state.pos[new], state.radius[new]
+        low = (new_xy - new_r[:, None]).min(axis=0) - OVERLAP_TOLERANCE
+        high = (new_xy + new_r[:, None]).max(axis=0) + OVERLAP_TOLERANCE
+        near = np.flatnonzero(((xy + r[:, None] >= low) & (xy - r[:, None] <= high)).all(axis=1))
+        ok = ok.copy()
+        if len(near):
+            clear = gaps(xy[near], r[near], new_xy, new_r) >= -OVERLAP_TOLERANCE
+            ok[near] &= clear.all(axis=1)
         checked = np.sort(np.concatenate([checked, new]))
         memo[key] = _Fitting(ok, checked, state.pos[checked].tobytes())
     return [bool(v) for v in np.asarray(ok.reshape(len(points), len(members)).all(axis=1))]
