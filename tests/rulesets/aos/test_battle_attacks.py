@@ -47,7 +47,10 @@ def test_aos_d1_battle_rolls_are_the_odds_modules_tests() -> None:
         "damage": 1,
         "mortal": 0,
     }
-    assert after.unit("b").tokens["damage"] == 1
+    # the defender allocates the wound (AOS-D10), by the default policy here
+    assert after.extra["pending"]["kind"] == "allocate" and after.active == 1
+    after, _ = play(after, Action("allocate", 1, "b", choice="rear"))
+    assert after.unit("b").tokens["damage"] == 1 and after.active == 0
 
 
 def test_aos_d1_unmodified_one_fails_six_hits_whatever_the_modifier() -> None:

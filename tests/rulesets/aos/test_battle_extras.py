@@ -373,3 +373,73 @@ def test_aos_g3_a_charge_at_a_garrison_ends_within_half_an_inch_of_the_feature()
     assert first(events, "charge").data["target"] == "a"
     assert moves.unit_gap(state, "b", "a") <= 0.5
     assert not inside(state, "b") and "a" in phases.fight_targets(state, "b")
+
+
+# -- the defender's choices ------------------------------------------------------------------
+def spears_with_a_champion() -> GameState:
+    champion = {"options": ["Champion"], "effects": []}
+    spears = profile(loadouts=[{"options": [], "effects": []}, champion])
+    from openwar.rulesets.aos.forces import ForceUnit
+
+    force = ForceUnit("c", "c", "Test", 100, spears, (1, 0, 0, 0), R)
+    state = in_phase(battle([unit("a", 1, profile(missile=[BOW]))], [force]), "shooting")
+    place(state, "a", [(30.0, 10.0)])
+    place(state, "c", [(30.0, 20.0), (30.0, 21.1), (30.0, 22.2), (30.0, 23.3)])  # champion first
+    return state
+
+
+def test_aos_d10_the_defender_picks_which_models_take_the_wounds() -> None:
+    state = spears_with_a_champion()
+    # Bow: 2 hits, 2 wounds, 2 failed saves: 2 wounds to allocate
+    after, events = play(state, Action("shoot", 0, "a", target="c"), [5, 5, 5, 5, 1, 1])
+    assert first(events, "attack").data["damage"] == 2 and after.active == 1
+    menu = RULES.legal_actions(after)
+    assert {a.choice for a in menu} == {"rear", "front"}  # keeping the champion = rear here
+    with pytest.raises(IllegalActionError, match="AOS-D10"):
+        play(after, Action("allocate", 1, "c", choice="keep 0"))
+    front, _ = play(after, Action("allocate", 1, "c", choice="front"))
+    assert sorted(front.on_table("c").tolist()) == [3, 4] and front.active == 0
+    rear, _ = play(after, Action("allocate", 1, "c", choice="rear"))
+    assert sorted(rear.on_table("c").tolist()) == [1, 2]
+    # the champion kept: with the champion at the rear, keep 1 is a third choice
+    state = spears_with_a_champion()
+    place(state, "c", [(30.0, 23.3), (30.0, 20.0), (30.0, 21.1), (30.0, 22.2)])
+    after, _ = play(state, Action("shoot", 0, "a", target="c"), [5, 5, 5, 5, 1, 1])
+    assert {a.choice for a in RULES.legal_actions(after)} == {"rear", "front", "keep 1"}
+    kept, _ = play(after, Action("allocate", 1, "c", choice="keep 1"))
+    assert 1 in kept.on_table("c").tolist() and kept.size("c") == 2
+    # nothing to decide when every model is reached, or for a single model
+    from openwar.rulesets.aos.wounds import policies, touched
+
+    state = spears_with_a_champion()
+    assert policies(state, "c", touched(state, "c", 4)) == ["rear"]
+    assert policies(state, "a", touched(state, "a", 1)) == ["rear"]
+
+
+def test_aos_d10_in_combat_the_next_fighter_comes_after_the_allocation() -> None:
+    state = in_phase(
+        battle([unit("a", 1, profile(melee=[weapon(attacks=2)]))], [unit("b", 3)]), "combat"
+    )
+    place(state, "a", [(30.0, 10.0)])
+    place(state, "b", [(30.0, 11.5), (31.1, 11.5), (32.2, 11.5)])
+    after, _ = play(state, Action("fight", 0, "a", target="b"), [6, 1, 6, 1])
+    assert after.extra["pending"]["kind"] == "allocate" and after.active == 1
+    after, events = play(after, Action("allocate", 1, "b", choice="front"))
+    assert first(events, "wounds").data["slain"] == 1
+    assert after.extra["pending"] is None
+    assert after.active == 1 and after.extra["combat_side"] == 1  # b fights back next
+
+
+def test_aos_d10_the_player_picks_who_flees() -> None:
+    state = in_phase(battle([unit("a", 1)], [unit("b", 5, profile(bravery=4))]), "battleshock")
+    place(state, "a", [(30.0, 10.0)])
+    place(state, "b", line(26.0, 20.0, 5))
+    state.unit("b").tokens["slain_turn"] = 1
+    events = phases.shock_next(state, ScriptedDice([5]))  # 5 + 1 against 4: two flee
+    assert events == [] and state.extra["pending"]["kind"] == "flee" and state.active == 1
+    assert {a.choice for a in RULES.legal_actions(state)} == {"rear", "front"}
+    after, events = play(state, Action("flee", 1, "b", choice="front"))
+    assert first(events, "battleshock").data["fled"] == 2 and after.size("b") == 3
+    from openwar.rulesets.aos.moves import unit_gap
+
+    assert unit_gap(after, "a", "b") > unit_gap(state, "a", "b")  # the nearest fled

@@ -72,7 +72,11 @@ def test_aos_l1_battleshock_d6_plus_slain_against_bravery_plus_tens() -> None:
     place(state, "b", line(20.0, 40.0, 12))
     state.unit("b").tokens["slain_turn"] = 3
     # bravery 5 + 1 for 12 models = 6; roll 5 + 3 slain = 8: two flee
-    events = phases.battleshock_test(state, "b", ScriptedDice([5]))
+    assert phases.battleshock_test(state, "b", ScriptedDice([5])) == []
+    # the unit's player picks who flees (AOS-D10)
+    assert state.extra["pending"]["flee"] == 2 and state.active == 1
+    state.extra["shock"]["tested"] = ["b"]
+    state, events = play(state, Action("flee", 1, "b", choice="rear"))
     assert first(events, "battleshock").data == {
         "unit": "b",
         "roll": 5,
@@ -80,7 +84,7 @@ def test_aos_l1_battleshock_d6_plus_slain_against_bravery_plus_tens() -> None:
         "bravery": 6,
         "fled": 2,
     }
-    assert state.size("b") == 10
+    assert state.size("b") == 10 and state.phase != "battleshock"
 
 
 def test_aos_k3_inspiring_presence_spares_a_unit_near_a_hero() -> None:

@@ -23,7 +23,7 @@ from openwar.rulesets.aos.characteristics import model_weapon
 from openwar.rulesets.aos.moves import EPS, enemy_gap, side_minis, unit_gap
 from openwar.rulesets.aos.odds import AosAttack
 from openwar.rulesets.aos.rules import battle_rules
-from openwar.rulesets.aos.wounds import allocate, roll_expr, templates
+from openwar.rulesets.aos.wounds import allocate, policies, roll_expr, templates, touched
 
 
 @dataclass
@@ -352,6 +352,9 @@ def attack(
         damage, detail = _resolve(state, unit_id, target, dice, missile, phase, names, declared)
         results.append((target, damage, detail))
     events: list[Event] = declared
+    side = state.unit(unit_id).side
+    queue: list[list[Any]] = [[target, damage] for target, damage, _ in results]
+    decide = any(len(policies(state, t, touched(state, t, d))) > 1 for t, d in queue)
     for target, damage, detail in results:
         before = state.size(target)
         head = Event(
@@ -365,8 +368,33 @@ def attack(
             },
         )
         events.append(head)
-        events += allocate(state, target, damage, dice, state.unit(unit_id).side, "attack")
-        head.data["slain"] = before - state.size(target)
+        if not decide:
+            events += allocate(state, target, damage, dice, side, "attack")
+        head.data["slain"] = before - state.size(target)  # 0 while the defender decides
+    if decide:
+        state.extra["pending"] = {"kind": "allocate", "queue": queue, "by": side}
+        events += allocate_next(state, dice)
+    return events
+
+
+def allocate_next(state: GameState, dice: Dice, policy: str | None = None) -> list[Event]:
+    """AOS-D10: allocate the pending attack's wounds target by target; ``policy`` is the
+    defender's answer for the first. A later target with a choice hands the defender the
+    decision (the pending stays); automatic ones are allocated at once."""
+    pending = state.extra["pending"]
+    events: list[Event] = []
+    while pending["queue"]:
+        target, damage = pending["queue"][0]
+        options = policies(state, target, touched(state, target, int(damage)))
+        if policy is None and len(options) > 1:
+            state.active = state.unit(target).side
+            return events
+        pending["queue"].pop(0)
+        events += allocate(state, target, int(damage), dice, pending["by"], "attack",
+                           policy or "rear")  # fmt: skip
+        policy = None
+    state.extra["pending"] = None
+    state.active = int(pending["by"])
     return events
 
 

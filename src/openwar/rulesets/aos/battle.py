@@ -17,7 +17,7 @@ from openwar.engine.game import Dice, Outcome
 from openwar.engine.state import GameState
 from openwar.rulesets.aos import handlers, magic, phases, setup, victory
 
-VERSION = "0.1.0"
+VERSION = "0.2.0"  # 0.2: the defender decides allocations (AOS-D10): older replays differ
 TURN_PHASES = ("hero", "movement", "shooting", "charge", "combat", "battleshock")
 
 
@@ -71,6 +71,8 @@ class AosRules:
             "unbind": ("unbind", "no_unbind"),
             "run": ("run_move", "at_the_double"),
             "charge": ("charge_move", "forward_to_victory"),
+            "allocate": ("allocate",),
+            "flee": ("flee",),
         }[kind]
         if action.kind not in allowed:
             raise IllegalActionError(

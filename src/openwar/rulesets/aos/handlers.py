@@ -474,6 +474,8 @@ def shoot(state: GameState, action: Action, dice: Dice) -> list[Event]:
     events += attacks.attack(
         state, unit.id, target, dice, missile=True, phase="shooting", split=split
     )
+    if state.extra["pending"] is not None:
+        return events  # the defender allocates the wounds first (AOS-D10)
     return events + phases.check_end(state, dice)
 
 
@@ -625,10 +627,33 @@ def fight(state: GameState, action: Action, dice: Dice) -> list[Event]:
     events += attacks.attack(
         state, unit.id, target, dice, missile=False, phase="combat", split=split
     )
+    if state.extra["pending"] is not None:
+        return events  # the defender allocates the wounds first (AOS-D10)
     events += phases.check_end(state, dice)
     if state.phase == "over":
         return events
     return events + phases.next_fighter(state, 1 - action.side, dice)
+
+
+def allocate_wounds(state: GameState, action: Action, dice: Dice) -> list[Event]:
+    """AOS-D10: the defending player's allocation policy for the head of the queue."""
+    from openwar.rulesets.aos.wounds import policies, touched
+
+    pending = state.extra["pending"]
+    target, damage = pending["queue"][0]
+    if action.unit != target or action.choice not in policies(
+        state, target, touched(state, target, int(damage))
+    ):
+        raise IllegalActionError(
+            "AOS-D10", f"allocate the wounds on {target} with one of its allocation choices"
+        )
+    events = attacks.allocate_next(state, dice, str(action.choice))
+    if state.extra["pending"] is not None:
+        return events
+    events += phases.check_end(state, dice)
+    if state.phase == "combat":
+        return events + phases.next_fighter(state, 1 - int(pending["by"]), dice)
+    return events
 
 
 # -- battleshock -----------------------------------------------------------------------------
@@ -663,6 +688,21 @@ def hold_fast_units(state: GameState, hero: str) -> list[str]:
     ]
 
 
+def flee(state: GameState, action: Action, dice: Dice) -> list[Event]:
+    """AOS-D10: the player of a unit that failed its battleshock test picks who flees."""
+    from openwar.rulesets.aos.wounds import policies
+
+    pending = state.extra["pending"]
+    unit_id = str(pending["unit"])
+    if action.unit != unit_id or action.choice not in policies(state, unit_id, pending["flee"]):
+        raise IllegalActionError(
+            "AOS-D10", f"pick the models of {unit_id} that flee with one of its choices"
+        )
+    state.extra["pending"] = None
+    events = phases.flight(state, pending, str(action.choice))
+    return events + phases.shock_next(state, dice)
+
+
 def shock_done(state: GameState, action: Action, dice: Dice) -> list[Event]:
     state.extra["shock"]["asked"].append(action.side)
     return phases.shock_next(state, dice)
@@ -689,7 +729,10 @@ HANDLERS: dict[tuple[str, str], Handler] = {
     ("charge", "forward_to_victory"): forward_to_victory,
     ("charge", "end_phase"): end_phase,
     ("combat", "fight"): fight,
+    ("combat", "allocate"): allocate_wounds,
+    ("shooting", "allocate"): allocate_wounds,
     ("battleshock", "inspiring_presence"): inspiring_presence,
     ("battleshock", "hold_fast"): inspiring_presence,
     ("battleshock", "done"): shock_done,
+    ("battleshock", "flee"): flee,
 }

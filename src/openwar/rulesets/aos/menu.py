@@ -150,6 +150,24 @@ def _pending_menu(state: GameState, pending: dict[str, object]) -> list[Action]:
     kind = pending["kind"]
     if kind == "unbind":
         return magic.unbind_menu(state)
+    if kind == "flee":
+        from openwar.rulesets.aos.wounds import policies
+
+        unit_id = str(pending["unit"])
+        return [
+            Action("flee", side, unit_id, choice=p)
+            for p in policies(state, unit_id, int(str(pending["flee"])))
+        ]
+    if kind == "allocate":
+        from openwar.rulesets.aos.wounds import policies, touched
+
+        queue = pending["queue"]
+        assert isinstance(queue, list)
+        target, damage = queue[0]
+        return [
+            Action("allocate", side, target, choice=p)
+            for p in policies(state, target, touched(state, target, int(damage)))
+        ]
     unit = state.unit(str(pending["unit"]))
     if kind == "run":
         limit = (

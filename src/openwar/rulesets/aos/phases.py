@@ -4,6 +4,8 @@ battleshock, the end of a turn (split units, objectives, victory) and the end of
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from openwar.engine.actions import Action
@@ -20,6 +22,7 @@ from openwar.rulesets.aos.wounds import (
     allocation_order,
     has_keyword,
     heal,
+    policies,
     roll_expr,
     slay,
     templates,
@@ -330,9 +333,15 @@ def shock_next(state: GameState, dice: Dice) -> list[Event]:
             return []
         shock["asked"].append(side)
     events: list[Event] = []
+    tested = shock.setdefault("tested", [])
     for side in (turn, 1 - turn):
         for unit_id in needs_test(state, side):
+            if unit_id in tested:
+                continue
+            tested.append(unit_id)
             events += battleshock_test(state, unit_id, dice)
+            if state.extra["pending"] is not None:
+                return events  # the unit's player picks who flees (AOS-D10)
     return events + next_phase(state, dice)
 
 
@@ -378,17 +387,25 @@ def battleshock_test(state: GameState, unit_id: str, dice: Dice) -> list[Event]:
         face = int(dice.d6(1)[0])
     total = face + slain
     flee = max(0, total - brave)
-    order = allocation_order(state, unit_id)[:flee]
+    test = {"unit": unit_id, "roll": face, "slain": slain, "bravery": brave, "flee": flee}
+    if flee and len(policies(state, unit_id, flee)) > 1:
+        state.extra["pending"] = {"kind": "flee", **test}
+        state.active = unit.side
+        return []
+    return flight(state, test, "rear")
+
+
+def flight(state: GameState, test: dict[str, Any], policy: str) -> list[Event]:
+    """The models that flee a failed battleshock test, picked by the unit's player's policy
+    (AOS-D10; AOS-D3's order by default)."""
+    unit_id = str(test["unit"])
+    order = allocation_order(state, unit_id, policy)[: int(test["flee"])]
     for mini in order:
         slay(state, int(mini), None)
     from openwar.rulesets.aos.wounds import after_casualties
 
-    events = [
-        Event(
-            "battleshock",
-            {"unit": unit_id, "roll": face, "slain": slain, "bravery": brave, "fled": len(order)},
-        )
-    ]
+    data = {k: test[k] for k in ("unit", "roll", "slain", "bravery")}
+    events = [Event("battleshock", {**data, "fled": len(order)})]
     events += after_casualties(state, unit_id, None)
     if len(order) and state.is_destroyed(unit_id):
         events.append(Event("routed", {"unit": unit_id}))

@@ -67,6 +67,8 @@ def score(state: GameState, action: Action) -> float:
     if kind == "fight":
         bonus = 0.5 if action.choice in ("Inspired", "Bloodthirsty") else 0.0
         return SCORES[kind] + bonus - 0.01 * state.size(str(action.target))
+    if kind in ("allocate", "flee"):  # AOS-D3's policy: the rear models go first
+        return 1.0 if action.choice == "rear" else 0.0
     if kind == "at_the_double":
         roll = int(state.extra["pending"]["roll"])
         return 4.0 - roll

@@ -33,15 +33,20 @@ def roll_expr(text: str | int, dice: Dice) -> int:
     return int(dice.roll(expr.sides, expr.count).sum()) + expr.modifier
 
 
-def allocation_order(state: GameState, unit_id: str) -> IntArray:
-    """AOS-D3: the defender's choice, made for them: the wounded model first, then the model
-    furthest from the enemy (the front keeps fighting, the unit stays together)."""
+def allocation_order(state: GameState, unit_id: str, policy: str = "rear") -> IntArray:
+    """AOS-D3: the order in which models take wounds (or flee). Always the wounded model
+    first; then, by the defender's policy: ``rear`` (the default: furthest from the enemy
+    first, so the front keeps fighting and the unit stays together), ``front`` (nearest the
+    enemy first), or ``keep K`` (as ``rear``, but the models of loadout K last)."""
     members = state.on_table(unit_id)
     unit = state.unit(unit_id)
     enemies = enemy_minis(state, unit.side)
     if len(enemies):
         far = unit_gaps(state, members, enemies).min(axis=1)
-        members = members[np.argsort(-far, kind="stable")]
+        members = members[np.argsort(far if policy == "front" else -far, kind="stable")]
+    if policy.startswith("keep "):
+        kept = state.loadout[members] == int(policy.split()[1])
+        members = np.concatenate([members[~kept], members[kept]])
     wounded = unit.flags.get("wounded")
     if wounded is not None and wounded in members:
         members = np.concatenate([[wounded], members[members != wounded]])
@@ -67,15 +72,51 @@ def negation_target(state: GameState, unit_id: str, mini: int) -> int | None:
     return min(found) if found else None
 
 
+def touched(state: GameState, unit_id: str, wounds: int) -> int:
+    """How many models ``wounds`` reach, one model at a time (negation aside)."""
+    unit = state.unit(unit_id)
+    per = int(unit.profile["wounds"])
+    left = per - int(unit.tokens.get("damage", 0)) if unit.flags.get("wounded") is not None else 0
+    if left and wounds <= left:
+        return 1
+    return (1 if left else 0) + -(-(wounds - left) // per)
+
+
+def policies(state: GameState, unit_id: str, count: int) -> list[str]:
+    """AOS-D10: the allocation policies that would pick different models when ``count``
+    models are reached (slain, wounded or fleeing); one alone means nothing to decide."""
+    members = state.on_table(unit_id)
+    if len(members) < 2 or count <= 0:
+        return ["rear"]
+    unit = state.unit(unit_id)
+    names = ["rear", "front"] + [
+        f"keep {k}"
+        for k in sorted({int(state.loadout[m]) for m in members})
+        if unit.profile["loadouts"][k]["options"]
+    ]
+    found: dict[tuple[int, ...], str] = {}
+    for name in names:
+        order = allocation_order(state, unit_id, name)
+        prefix = tuple(sorted(int(m) for m in order[: min(count, len(order))]))
+        found.setdefault(prefix, name)
+    return list(found.values())
+
+
 def allocate(
-    state: GameState, unit_id: str, wounds: int, dice: Dice, by: int | None, source: str
+    state: GameState,
+    unit_id: str,
+    wounds: int,
+    dice: Dice,
+    by: int | None,
+    source: str,
+    policy: str = "rear",
 ) -> list[Event]:
     """Allocate ``wounds`` to the unit one at a time; ``by`` is the side that caused them
     (None for the unit's own sacrifice or terrain)."""
     if wounds <= 0 or len(state.on_table(unit_id)) == 0:
         return []
     unit = state.unit(unit_id)
-    order = list(allocation_order(state, unit_id))
+    order = list(allocation_order(state, unit_id, policy))
     negated = slain = 0
     wounds_char = int(unit.profile["wounds"])
     for _ in range(wounds):
