@@ -98,7 +98,7 @@ def fitting(
     )
     xy, r = blocks.reshape(-1, 2), np.tile(radii, len(points))
     memo: dict[tuple[object, ...], _Fitting] = state.lookup().memo.setdefault(FITTING_MEMO, {})
-    key = (members.tobytes(), blocks.tobytes())
+    key = (members.tobytes(), tuple(points), width, facing_for(state, side))
     known = memo.get(key)
     if known is None:
         ok = on_table(xy, r, state.board["width"], state.board["depth"])
