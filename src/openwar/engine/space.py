@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -269,8 +270,6 @@ class MovingGroup:
     rest_r: FloatArray
     rest_low: FloatArray  # the other bases' bounding boxes
     rest_high: FloatArray
-    centre: tuple[float, float]  # a circle holding every base of the group
-    spread: float
 
     @classmethod
     def of(cls, state: GameState, movers: IntArray) -> MovingGroup:
@@ -296,21 +295,15 @@ class MovingGroup:
         low = (xy - r[:, None]).min(axis=0)
         high = (xy + r[:, None]).max(axis=0)
         rest_xy, rest_r = state.pos[rest], state.radius[rest]
-        middle = (low + high) / 2.0
-        spread = float((np.sqrt(((xy - middle) ** 2).sum(axis=1)) + r).max()) if len(r) else 0.0
-        return cls(
-            xy,
-            r,
-            low,
-            high,
-            room,
-            rest_xy,
-            rest_r,
-            rest_xy - rest_r[:, None],
-            rest_xy + rest_r[:, None],
-            (float(middle[0]), float(middle[1])),
-            spread,
-        )
+        reach = rest_r[:, None]
+        return cls(xy, r, low, high, room, rest_xy, rest_r, rest_xy - reach, rest_xy + reach)
+
+    @cached_property
+    def circle(self) -> tuple[float, float, float]:
+        """Centre and radius of a circle holding every base of the group."""
+        middle = (self.low + self.high) / 2.0
+        spread = (np.sqrt(((self.xy - middle) ** 2).sum(axis=1)) + self.r).max()
+        return float(middle[0]), float(middle[1]), float(spread)
 
     def edge_limit(self, u: FloatArray) -> float:
         """How far the group goes along ``u`` before a base crosses the table edge (the
@@ -330,9 +323,9 @@ class MovingGroup:
         place where another base can stop the move (the strip of the group's enclosing
         circle, cheaper than the bases' own and never narrower)."""
         ux, uy = float(u[0]), float(u[1])
-        cx, cy = self.centre
+        cx, cy, spread = self.circle
         along, across = cx * ux + cy * uy, cy * ux - cx * uy
-        reach = self.spread + LANE_MARGIN
+        reach = spread + LANE_MARGIN
         return (ux, uy, along - reach, along + reach + travel, across - reach, across + reach)
 
     def near_path(self, shift: FloatArray) -> IntArray:
