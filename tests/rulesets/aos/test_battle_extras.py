@@ -443,3 +443,21 @@ def test_aos_d10_the_player_picks_who_flees() -> None:
     from openwar.rulesets.aos.moves import unit_gap
 
     assert unit_gap(after, "a", "b") > unit_gap(state, "a", "b")  # the nearest fled
+
+
+def test_aos_b2_set_up_points_checked_at_once_match_one_by_one() -> None:
+    """Menu speed-up: the vectorised set-up check gives exactly the per-point answers."""
+    from openwar.battles import load_setup, start
+    from openwar.engine.game import apply, legal_actions
+    from openwar.rulesets.aos.board import grid, zone
+    from openwar.rulesets.aos.setup import fits, fits_zone, waiting
+
+    armies = (Path("examples/armies/aos/gilded_vanguard.yaml"),
+              Path("examples/armies/aos/ember_court.yaml"))  # fmt: skip
+    state, _ = start(load_setup(armies, None, 5))
+    for _ in range(4):  # some units already set up
+        state, _ = apply(state, legal_actions(state)[0])
+    for waiting_unit in waiting(state, state.active):
+        points = grid(zone(state, waiting_unit.side), 17, 7)
+        each = [fits(state, waiting_unit, p, False) for p in points]
+        assert fits_zone(state, waiting_unit, points) == each and any(each) and not all(each)

@@ -90,16 +90,23 @@ def attackers(
             gap = np.full(len(ours), unit_gap(state, unit_id, target_id))
         elif there is not None:
             gap = garrisons.gap_to(state, there, ours)
-    seen: np.ndarray = (
-        np.asarray(visible(state, ours, theirs, skip).any(axis=1))
-        if missile
-        else np.ones(len(ours), bool)
-    )
     weapons = [
         w
         for w in unit.profile["missile" if missile else "melee"]
         if names is None or w["name"] in names
     ]
+    seen = np.ones(len(ours), bool)
+    if missile:  # sight matters only for models with a weapon in range: trace only theirs
+        if unit.profile.get("damage_table"):
+            reach = [max((float(model_weapon(state, int(m), w)["range"]) for w in weapons),
+                         default=-1.0) for m in ours]  # fmt: skip
+            in_range = gap <= np.asarray(reach) + EPS
+        else:
+            in_range = gap <= max((float(w["range"]) for w in weapons), default=-1.0) + EPS
+        rows = np.flatnonzero(in_range)
+        seen = np.zeros(len(ours), bool)
+        if len(rows):
+            seen[rows] = np.asarray(visible(state, ours[rows], theirs, skip).any(axis=1))
     wholly: np.ndarray | None = None
     if missile and any(int(w.get("min_range", 0)) for w in weapons):
         # the far side of the target's furthest base, from this model's base

@@ -132,16 +132,47 @@ def _poly(points: list[list[float]]) -> Polygon:
     return polygon(tuple((float(x), float(y)) for x, y in points))
 
 
+_OUTLINES: dict[int, tuple[list[Any], Polygon]] = {}
+
+
+def _outline(points: list[Any]) -> Polygon:
+    """A board outline's polygon, remembered by the (never changing) list's identity."""
+    found = _OUTLINES.get(id(points))
+    if found is None or found[0] is not points:
+        if len(_OUTLINES) >= 256:
+            _OUTLINES.clear()
+        found = _OUTLINES[id(points)] = (points, _poly(points))
+    return found[1]
+
+
 def territory(state: GameState, side: int) -> Polygon:
-    return _poly(state.board["territories"][side])
+    return _outline(state.board["territories"][side])
 
 
 def zone(state: GameState, side: int) -> Polygon:
-    return _poly(state.board["zones"][side])
+    return _outline(state.board["zones"][side])
+
+
+# The board's terrain list object -> its polygons (and those that block sight). A board never
+# changes during a battle and clones share it, so its identity is the key; the list itself is
+# kept in the entry so that its id cannot be reused while the entry lives.
+_SHAPES: dict[int, tuple[list[Any], list[Polygon], list[bool]]] = {}
+
+
+def _shapes(state: GameState) -> tuple[list[Polygon], list[bool]]:
+    features: list[Any] = state.board.get("terrain", [])
+    found = _SHAPES.get(id(features))
+    if found is None or found[0] is not features:
+        if len(_SHAPES) >= 64:
+            _SHAPES.clear()
+        shapes = [_poly(t["polygon"]) for t in features]
+        found = (features, shapes, [bool(t.get("blocks_sight", True)) for t in features])
+        _SHAPES[id(features)] = found
+    return found[1], found[2]
 
 
 def terrain(state: GameState) -> list[Polygon]:
-    return [_poly(t["polygon"]) for t in state.board.get("terrain", [])]
+    return list(_shapes(state)[0])
 
 
 def wholly_within(shape: Polygon, xy: FloatArray, radius: FloatArray) -> bool:
@@ -168,11 +199,8 @@ def objectives(state: GameState) -> list[tuple[float, float]]:
 def sight_blockers(state: GameState, skip: tuple[int, ...] = ()) -> list[Polygon]:
     """Features that block sight, less those in ``skip`` (a garrison sees out of and is seen
     in its own feature)."""
-    return [
-        _poly(t["polygon"])
-        for k, t in enumerate(state.board.get("terrain", []))
-        if t.get("blocks_sight", True) and k not in skip
-    ]
+    shapes, blocks = _shapes(state)
+    return [shape for k, shape in enumerate(shapes) if blocks[k] and k not in skip]
 
 
 def grid(shape: Polygon, columns: int, rows: int) -> list[tuple[float, float]]:

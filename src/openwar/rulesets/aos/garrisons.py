@@ -42,8 +42,11 @@ def shape_of(state: GameState, unit_id: str) -> Polygon | None:
 
 def enemy_features(state: GameState, side: int) -> list[Polygon]:
     """Features garrisoned by the enemies of ``side``: to be treated as enemy models."""
+    held = garrisons(state)
+    if not held:
+        return []
     shapes = terrain(state)
-    return [shapes[k] for u, k in garrisons(state).items() if state.unit(u).side != side]
+    return [shapes[k] for u, k in held.items() if state.unit(u).side != side]
 
 
 def garrisoned_minis(state: GameState) -> IntArray:

@@ -29,9 +29,8 @@ Point = tuple[float, float]
 
 
 def side_minis(state: GameState, side: int) -> IntArray:
-    """A side's models on the table."""
-    sides = np.fromiter((u.side for u in state.units), dtype=np.int64, count=len(state.units))
-    return np.flatnonzero((sides[state.unit_of] == side) & state.alive & state.deployed)
+    """A side's models on the table (the engine's lookup, remembered while only read)."""
+    return state.side_miniatures(side)
 
 
 def enemy_minis(state: GameState, side: int) -> IntArray:

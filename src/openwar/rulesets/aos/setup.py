@@ -7,6 +7,7 @@ import math
 from typing import Any
 
 import numpy as np
+import shapely
 
 from openwar.engine.actions import Action
 from openwar.engine.errors import IllegalActionError
@@ -146,10 +147,44 @@ def fits(state: GameState, unit: UnitState, point: tuple[float, float], ambush: 
 def deployment_points(state: GameState, unit: UnitState) -> list[tuple[float, float]]:
     shape = zone(state, unit.side)
     for columns, rows in GRIDS:
-        found = [p for p in grid(shape, columns, rows) if fits(state, unit, p, False)]
+        points = grid(shape, columns, rows)
+        found = [p for p, ok in zip(points, fits_zone(state, unit, points), strict=True) if ok]
         if found:
             return found
     return []
+
+
+def fits_zone(state: GameState, unit: UnitState, points: list[tuple[float, float]]) -> list[bool]:
+    """``fits(state, unit, p, False)`` for every point at once: the same formations and the
+    same checks (on the table, no overlap, wholly within the zone), as arrays."""
+    if not points:
+        return []
+    from openwar.engine.space import OVERLAP_TOLERANCE, formations, gaps, on_table, others
+
+    members = state.members(unit.id)
+    everyone = state.members(unit.id, alive=False)
+    if len(members) != len(everyone):
+        return [fits(state, unit, p, False) for p in points]
+    spacing = float(state.radius[everyone[0]]) + battle_rules().base_spacing / 2
+    centres = np.asarray(points, dtype=np.float64)
+    xy = np.asarray(
+        formations(len(everyone), centres, spacing, rank_width(unit), facing_for(state, unit.side)),
+        dtype=np.float64,
+    )
+    k, n = len(points), len(members)
+    flat = xy.reshape(k * n, 2)
+    r = np.tile(state.radius[members], k)
+    table = on_table(flat, r, state.board["width"], state.board["depth"])
+    ok = np.asarray(table.reshape(k, n).all(axis=1), dtype=bool)
+    rest = others(state, members)
+    if len(rest):
+        clear = gaps(flat, r, state.pos[rest], state.radius[rest]) >= -OVERLAP_TOLERANCE
+        ok &= clear.reshape(k, n, len(rest)).all(axis=(1, 2))
+    shape = zone(state, unit.side)
+    inside = shapely.contains_xy(shape, flat[:, 0], flat[:, 1])
+    edge = shapely.distance(shape.exterior, shapely.points(flat))
+    ok &= (inside & (edge >= r - 1e-9)).reshape(k, n).all(axis=1)
+    return [bool(v) for v in ok]
 
 
 def ambush_points(state: GameState, unit: UnitState) -> list[tuple[float, float]]:
