@@ -366,20 +366,21 @@ def groups(state: GameState, members: IntArray, link: float) -> list[IntArray]:
     group (connected components of the "within link" graph)."""
     if len(members) == 0:
         return []
-    near = unit_gaps(state, members, members) <= link + OVERLAP_TOLERANCE
-    unseen = set(range(len(members)))
+    near = (unit_gaps(state, members, members) <= link + OVERLAP_TOLERANCE).tolist()
+    unseen = [True] * len(members)
     found: list[IntArray] = []
-    while unseen:
-        frontier = [min(unseen)]
-        unseen.discard(frontier[0])
-        group = [frontier[0]]
+    for first in range(len(members)):  # each group starts at its lowest index
+        if not unseen[first]:
+            continue
+        unseen[first] = False
+        frontier, group = [first], [first]
         while frontier:
-            current = frontier.pop()
-            for other in np.flatnonzero(near[current]):
-                if int(other) in unseen:
-                    unseen.discard(int(other))
-                    frontier.append(int(other))
-                    group.append(int(other))
+            row = near[frontier.pop()]
+            for other, linked in enumerate(row):
+                if linked and unseen[other]:
+                    unseen[other] = False
+                    frontier.append(other)
+                    group.append(other)
         found.append(members[np.sort(np.asarray(group))])
     return found
 
