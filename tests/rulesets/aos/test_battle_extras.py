@@ -209,9 +209,14 @@ def test_aos_f3_a_fighter_splits_its_melee_weapons() -> None:
 
 # -- triumphs --------------------------------------------------------------------------------
 def test_aos_b10_a_side_with_a_previous_major_victory_rolls_a_triumph() -> None:
-    from openwar.rulesets.aos.board import triumph_sides
+    from openwar.battleplans.generator import generate
+    from openwar.battleplans.report import battleplan_json
+    from openwar.rulesets.aos.board import board_from_plan, triumph_sides
 
     assert triumph_sides("a") == [True, False] and triumph_sides(["A", "B"]) == [True, True]
+    plan = battleplan_json(generate("aos", 1000, 1))
+    assert board_from_plan(plan)["triumphs"] == [False, False]
+    assert board_from_plan({**plan, "triumphs": ["B"]})["triumphs"] == [False, True]
     with pytest.raises(OpenWarError, match="not a side"):
         triumph_sides("C")
     state = battle([unit("a", 1)], [unit("b", 1)], open_war(triumphs=[False, True]))
