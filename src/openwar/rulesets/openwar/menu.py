@@ -225,20 +225,15 @@ def _remembered_enemy_orders(
     """:func:`_enemy_orders`, remembered across the battle's states: they depend only on both
     units' miniatures and positions, the unit's allowance, Exhaustion and thrown weapons, and
     the straight moves they were built from (still valid while no base entered, left or moved
-    in those moves' swept boxes)."""
+    in those moves' lanes)."""
     translations = TranslationMemo.of(state)
     if translations is None:
         return _enemy_orders(state, unit, enemy, shoots)
     memo: dict[tuple[object, ...], tuple[list[Action], Used]]
     memo = state.lookup().memo.setdefault(ENEMY_ORDERS_MEMO, {})
-    ours, theirs = state.on_table(unit.id), state.on_table(enemy.id)
     key = (
-        unit.id,
-        enemy.id,
-        ours.tobytes(),
-        state.pos[ours].tobytes(),
-        theirs.tobytes(),
-        state.pos[theirs].tobytes(),
+        _where(state, unit.id),
+        _where(state, enemy.id),
         orders.move_allowance(state, unit.id),
         bool(unit.tokens.get("exhaustion")),
         tuple(unit.flags.get("thrown", [])),
@@ -252,6 +247,21 @@ def _remembered_enemy_orders(
     if len(memo) >= ENEMY_ORDERS_MEMO_LIMIT:
         memo.clear()
     memo[key] = (found, list(used))
+    return found
+
+
+def _where(state: GameState, unit_id: str) -> tuple[str, bytes, bytes]:
+    """A unit's miniatures on the table and their positions, as a key (kept while the state
+    is read)."""
+    key = ("openwar.where", unit_id)
+    found: tuple[str, bytes, bytes] | None = None
+    if state.scratch is not None:
+        found = state.scratch.get(key)
+    if found is None:
+        members = state.on_table(unit_id)
+        found = (unit_id, members.tobytes(), state.pos[members].tobytes())
+        if state.scratch is not None:
+            state.scratch[key] = found
     return found
 
 
@@ -307,9 +317,7 @@ def _remembered_objective_moves(state: GameState, unit: UnitState) -> list[Actio
     their_xy, their_r = state.pos[theirs], state.radius[theirs][:, None]
     near = theirs[((their_xy + their_r >= low) & (their_xy - their_r <= high)).all(axis=1)]
     key = (
-        unit.id,
-        ours.tobytes(),
-        xy.tobytes(),
+        _where(state, unit.id),
         move,
         bool(unit.tokens.get("exhaustion")),
         tuple(objectives(state)),
