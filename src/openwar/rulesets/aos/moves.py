@@ -95,15 +95,31 @@ def clearance_limit(
     if length == 0.0 or len(others) == 0:
         return length
     u = shift / length
-    d = state.pos[movers][:, None, :] - state.pos[others][None, :, :]
-    reach = state.radius[movers][:, None] + state.radius[others][None, :] + margin
+    d, c = _pair_terms(state, movers, others, margin)
     b = d @ u
-    c = np.einsum("ijk,ijk->ij", d, d) - reach * reach
     disc = b * b - c
     hits = (disc >= 0.0) & (b < 0.0)
     t = np.where(hits, -b - np.sqrt(np.maximum(disc, 0.0)), np.inf)
     best = float(t.min()) if t.size else np.inf
     return max(0.0, min(length, best))
+
+
+def _pair_terms(
+    state: GameState, movers: IntArray, others: IntArray, margin: float
+) -> tuple[FloatArray, FloatArray]:
+    """The offsets between every mover and every other base, and ``|d|^2 - reach^2``: the
+    same for every direction a menu tries, so remembered while the state is only read."""
+    key = ("aos_pairs", movers.tobytes(), others.tobytes(), margin)
+    if state.scratch is not None:
+        found: tuple[FloatArray, FloatArray] | None = state.scratch.get(key)
+        if found is not None:
+            return found
+    d = state.pos[movers][:, None, :] - state.pos[others][None, :, :]
+    reach = state.radius[movers][:, None] + state.radius[others][None, :] + margin
+    c = np.einsum("ijk,ijk->ij", d, d) - reach * reach
+    if state.scratch is not None:
+        state.scratch[key] = (d, c)
+    return d, c
 
 
 def block_shift(
