@@ -27,6 +27,8 @@ def assert_on_table(state: GameState) -> None:
 
 def assert_no_overlap(state: GameState) -> None:
     placed = np.flatnonzero(state.alive & state.deployed)
+    if len(placed) < 2:
+        return  # one base or none: nothing can overlap
     between = gaps(state.pos[placed], state.radius[placed], state.pos[placed], state.radius[placed])
     np.fill_diagonal(between, np.inf)
     i, j = np.unravel_index(int(np.argmin(between)), between.shape)
