@@ -164,3 +164,35 @@ def test_ow_h5_only_the_miniatures_that_threw_lose_their_javelins() -> None:
     assert fight.weapons(after, a0, ranged=True) == []
     assert [w.name for w in fight.weapons(after, a1, ranged=True)] == ["Javelin (Thrown)"]
     assert [w.name for w in fight.weapons(after, a1, ranged=False)] == ["Javelin"]
+
+
+def test_ow_h7_a_specialist_that_cannot_reach_the_target_shoots_another_unit() -> None:
+    """a1 is a Specialist: out of reach of b, it shoots c; a0 (no skill) still only shoots b."""
+    specialist = profile(
+        ranged=1,
+        loadouts=[
+            loadout(JAVELIN, JAVELIN_THROWN),
+            loadout(JAVELIN, JAVELIN_THROWN, skills=["Specialist"]),
+        ],
+    )
+    state = battle([unit("a", 2, specialist, loadouts=(0, 1))], [unit("b", 1), unit("c", 1)])
+    place(state, "a", line(40.0, 20.0, 2))
+    place(state, "b", [(40.0, 20.0 + DIAMETER + 11.0)])  # only a0 reaches b
+    place(state, "c", [(55.0, 20.0)])  # 10 cm from a1 (at 42.5), 12.5 cm from a0
+    # b: a0 hits (6) and wounds (6), Presence 1+1; c: a1 misses (1), Presence 1+1
+    _, events = play(in_battle(state), Action("hold", 0, "a", "b"), [6, 6, 1, 1, 1, 1, 1])
+    attacks = [e.data for e in events if e.kind == "attack"]
+    assert [(a["target"], a["attackers"]) for a in attacks] == [("b", 1), ("c", 1)]
+    assert [e.data["target"] for e in events if e.kind == "presence"] == ["b", "c"]
+
+
+def test_ow_h7_a_specialist_that_reaches_the_target_shoots_it() -> None:
+    specialist = profile(
+        ranged=1, loadouts=[loadout(JAVELIN, JAVELIN_THROWN, skills=["Specialist"])]
+    )
+    state = battle([unit("a", 2, specialist)], [unit("b", 1), unit("c", 1)])
+    place(state, "a", line(40.0, 20.0, 2))
+    place(state, "b", [(40.0, 20.0 + DIAMETER + 10.0)])  # both reach b
+    place(state, "c", [(60.0, 20.0)])
+    _, events = play(in_battle(state), Action("hold", 0, "a", "b"), [1, 1, 1, 1])
+    assert [e.data["target"] for e in events if e.kind == "attack"] == ["b"]

@@ -270,7 +270,7 @@ class OpenWarRules:
         is simply not taken; a Hold that names a target must be able to shoot it."""
         if target is None or state.is_destroyed(target):
             return []
-        from openwar.rulesets.openwar.shooting import shooters
+        from openwar.rulesets.openwar.shooting import shooters, specialist_shots
 
         if orders.in_combat(state, unit_id):
             if not required:
@@ -283,6 +283,23 @@ class OpenWarRules:
             raise IllegalActionError(
                 "OW-H2", f"no miniature of {unit_id} can see {target} in range"
             )
+        others = specialist_shots(state, unit_id, target, {mini for mini, _ in pairs})
+        events: list[Event] = []
+        for aimed_at, group in [(target, pairs), *others.items()]:
+            events += self._volley(state, unit_id, aimed_at, group, dice, holding=holding)
+        return events
+
+    def _volley(
+        self,
+        state: GameState,
+        unit_id: str,
+        target: str,
+        pairs: list[tuple[int, int]],
+        dice: Dice,
+        *,
+        holding: bool,
+    ) -> list[Event]:
+        """One target's share of a unit's shots: attacks, then its Presence roll (OW-H4)."""
         slain, shock, events = fight.resolve_attacks(
             state, unit_id, target, pairs, dice, ranged=True, holding=holding
         )

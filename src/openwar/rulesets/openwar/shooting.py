@@ -107,3 +107,29 @@ def can_shoot(state: GameState, unit_id: str) -> bool:
 
 def _can_shoot(state: GameState, unit_id: str) -> bool:
     return any(fight.weapons(state, int(m), ranged=True) for m in state.on_table(unit_id))
+
+
+SPECIALIST = "Specialist"
+
+
+def specialist_shots(
+    state: GameState, unit_id: str, target_id: str, shooting: set[int]
+) -> dict[str, list[tuple[int, int]]]:
+    """Shots of Specialist miniatures that cannot reach the order's target: each picks the
+    nearest other enemy unit it can see in range (OW-H7, the seed's exception to OW-H3)."""
+    side = state.unit(unit_id).side
+    chosen: dict[int, tuple[float, str, int]] = {}
+    for enemy in state.side_units(1 - side):
+        if enemy.id == target_id:
+            continue
+        for mini, aim in shooters(state, unit_id, enemy.id):
+            if mini in shooting or SPECIALIST not in fight.skills(state, mini):
+                continue
+            gap = float(unit_gaps(state, np.array([mini]), np.array([aim]))[0, 0])
+            if mini not in chosen or gap < chosen[mini][0]:
+                chosen[mini] = (gap, enemy.id, aim)
+    shots: dict[str, list[tuple[int, int]]] = {}
+    for mini in sorted(chosen):
+        _, enemy_id, aim = chosen[mini]
+        shots.setdefault(enemy_id, []).append((mini, aim))
+    return dict(sorted(shots.items()))
