@@ -11,7 +11,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
 
@@ -52,14 +52,17 @@ class RulesetHooks(ABC, Generic[C]):
     limit_rule: str = ""
     names_rule: str = ""
     other_fields_rule: str = ""
+    rule_title_table: ClassVar[dict[str, str]] = {}
 
     def __init__(self, catalog: C) -> None:
         self.catalog = catalog
 
     @property
-    @abstractmethod
     def default_points_limit(self) -> int | None:
-        """The limit used when an army file gives none (None: the file must give one)."""
+        """The limit used when an army file gives none (None: the file must give one): the
+        catalogue's ``army.default_points_limit``."""
+        limit = getattr(getattr(self.catalog, "army", None), "default_points_limit", None)
+        return None if limit is None else int(limit)
 
     @abstractmethod
     def price_unit(self, unit: ArmyUnit) -> tuple[UnitCost, list[ArmyProblem]]:
@@ -86,7 +89,8 @@ class RulesetHooks(ABC, Generic[C]):
         return ArmyProblem(rule, self.rule_titles().get(rule, ""), message, unit, option)
 
     def rule_titles(self) -> dict[str, str]:
-        return {}
+        """Each clause id's title, as the ruleset's ``rule_title_table`` gives it."""
+        return self.rule_title_table
 
     def lookup(self, kind: str, name: str, known: Sequence[str], unit: str, rule: str,
                option: str | None = None) -> tuple[str | None, list[ArmyProblem]]:  # fmt: skip

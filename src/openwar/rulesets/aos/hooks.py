@@ -35,13 +35,7 @@ class AosHooks(RulesetHooks[AosCatalog]):
     ruleset = "aos"
     limit_rule = "U13"
     names_rule = "U15"
-
-    def rule_titles(self) -> dict[str, str]:
-        return RULE_TITLES
-
-    @property
-    def default_points_limit(self) -> int | None:
-        return self.catalog.army.default_points_limit
+    rule_title_table = RULE_TITLES
 
     def price_unit(self, unit: ArmyUnit) -> tuple[UnitCost, list[ArmyProblem]]:
         name, problems = self.lookup("warscroll", unit.type, self.catalog.unit_names(), unit.name,

@@ -43,14 +43,8 @@ class OpenWarHooks(RulesetHooks[OpenWarCatalog]):
     ruleset = "openwar"
     limit_rule = "U13"
     names_rule = "U16"
+    rule_title_table = RULE_TITLES
     other_fields_rule = "U15"
-
-    def rule_titles(self) -> dict[str, str]:
-        return RULE_TITLES
-
-    @property
-    def default_points_limit(self) -> int | None:
-        return self.catalog.army.default_points_limit
 
     def price_unit(self, unit: ArmyUnit) -> tuple[UnitCost, list[ArmyProblem]]:
         name, problems = self.lookup("unit type", unit.type, self.catalog.unit_names(), unit.name,

@@ -30,14 +30,8 @@ class OprHooks(RulesetHooks[OprCatalog]):
     ruleset = "opr"
     limit_rule = "U8"
     names_rule = "U12"
+    rule_title_table = RULE_TITLES
     other_fields_rule = "U13"
-
-    def rule_titles(self) -> dict[str, str]:
-        return RULE_TITLES
-
-    @property
-    def default_points_limit(self) -> int | None:
-        return self.catalog.army.default_points_limit
 
     def price_unit(self, unit: ArmyUnit) -> tuple[UnitCost, list[ArmyProblem]]:
         name, problems = self.lookup("unit", unit.type, self.catalog.unit_names(), unit.name,
