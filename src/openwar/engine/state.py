@@ -10,10 +10,10 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -300,3 +300,62 @@ class GameState:
     def state_hash(self) -> str:
         """SHA-256 of :meth:`canonical_json`: identical states, identical hashes."""
         return hashlib.sha256(self.canonical_json().encode()).hexdigest()
+
+
+class ForceEntry(Protocol):
+    """One unit of an army as a ruleset's set-up hands it to the engine."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def points(self) -> int: ...
+    @property
+    def profile(self) -> dict[str, Any]: ...
+    @property
+    def loadouts(self) -> tuple[int, ...]: ...
+    @property
+    def base_radius(self) -> float: ...
+
+
+def initial_state(
+    ruleset: str,
+    seed: int,
+    rng: dict[str, Any],
+    board: dict[str, Any],
+    forces: Sequence[Sequence[ForceEntry]],
+    active: int,
+) -> GameState:
+    """The state before set-up: every miniature off the table, one loadout each."""
+    units: list[UnitState] = []
+    unit_of: list[int] = []
+    loadout: list[int] = []
+    radius: list[float] = []
+    for side, force in enumerate(forces):
+        for entry in force:
+            units.append(
+                UnitState(entry.id, side, entry.name, entry.kind, entry.profile, entry.points)
+            )
+            unit_of += [len(units) - 1] * len(entry.loadouts)
+            loadout += list(entry.loadouts)
+            radius += [entry.base_radius] * len(entry.loadouts)
+    n = len(unit_of)
+    return GameState(
+        ruleset=ruleset,
+        seed=seed,
+        rng=rng,
+        board=board,
+        units=units,
+        pos=np.zeros((n, 2)),
+        radius=np.asarray(radius, dtype=np.float64),
+        facing=np.zeros(n),
+        alive=np.ones(n, dtype=np.bool_),
+        deployed=np.zeros(n, dtype=np.bool_),
+        unit_of=np.asarray(unit_of, dtype=np.int64),
+        loadout=np.asarray(loadout, dtype=np.int64),
+        phase="setup",
+        active=active,
+    )

@@ -14,7 +14,7 @@ from openwar.engine.errors import IllegalActionError
 from openwar.engine.events import Event
 from openwar.engine.game import Dice, seed_state
 from openwar.engine.space import formation, placement_clear
-from openwar.engine.state import GameState, UnitState
+from openwar.engine.state import GameState, UnitState, initial_state
 from openwar.rulesets.aos import garrisons
 from openwar.rulesets.aos.board import grid, territory, wholly_outside, wholly_within, zone
 from openwar.rulesets.aos.forces import ForceUnit
@@ -29,36 +29,8 @@ def new_battle(
     forces: tuple[list[ForceUnit], list[ForceUnit]], board: dict[str, Any], seed: int
 ) -> tuple[GameState, list[Event]]:
     """The state before set-up: the player who set up the terrain sets up first (AOS-B2)."""
-    units: list[UnitState] = []
-    unit_of: list[int] = []
-    loadout: list[int] = []
-    radius: list[float] = []
-    for side, force in enumerate(forces):
-        for entry in force:
-            units.append(
-                UnitState(entry.id, side, entry.name, entry.kind, entry.profile, entry.points)
-            )
-            unit_of += [len(units) - 1] * len(entry.loadouts)
-            loadout += list(entry.loadouts)
-            radius += [entry.base_radius] * len(entry.loadouts)
-    n = len(unit_of)
     first = int(board.get("terrain_first", 0))
-    state = GameState(
-        ruleset="aos",
-        seed=seed,
-        rng=Dice(seed_state(seed)).state,
-        board=board,
-        units=units,
-        pos=np.zeros((n, 2)),
-        radius=np.asarray(radius, dtype=np.float64),
-        facing=np.zeros(n),
-        alive=np.ones(n, dtype=np.bool_),
-        deployed=np.zeros(n, dtype=np.bool_),
-        unit_of=np.asarray(unit_of, dtype=np.int64),
-        loadout=np.asarray(loadout, dtype=np.int64),
-        phase="setup",
-        active=first,
-    )
+    state = initial_state("aos", seed, Dice(seed_state(seed)).state, board, forces, first)
     state.extra = initial_extra(state, forces, board)
     return state, [Event("set_up_first", {"side": first})]
 

@@ -5,11 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from openwar.engine.events import Event
 from openwar.engine.game import Dice, seed_state
-from openwar.engine.state import GameState, UnitState
+from openwar.engine.state import GameState, initial_state
 from openwar.rulesets.openwar.rules import battle_rules
 
 
@@ -30,35 +28,7 @@ def new_battle(
     forces: tuple[list[ForceUnit], list[ForceUnit]], board: dict[str, Any], seed: int
 ) -> tuple[GameState, list[Event]]:
     """The state before set-up; the roll-off winner sets up first (OW-B1)."""
-    units: list[UnitState] = []
-    unit_of: list[int] = []
-    loadout: list[int] = []
-    radius: list[float] = []
-    for side, force in enumerate(forces):
-        for entry in force:
-            units.append(
-                UnitState(entry.id, side, entry.name, entry.kind, entry.profile, entry.points)
-            )
-            unit_of += [len(units) - 1] * len(entry.loadouts)
-            loadout += list(entry.loadouts)
-            radius += [entry.base_radius] * len(entry.loadouts)
-    n = len(unit_of)
     dice = Dice(seed_state(seed))
     first, rolls = dice.roll_off()
-    state = GameState(
-        ruleset="openwar",
-        seed=seed,
-        rng=dice.state,
-        board=board,
-        units=units,
-        pos=np.zeros((n, 2)),
-        radius=np.asarray(radius, dtype=np.float64),
-        facing=np.zeros(n),
-        alive=np.ones(n, dtype=np.bool_),
-        deployed=np.zeros(n, dtype=np.bool_),
-        unit_of=np.asarray(unit_of, dtype=np.int64),
-        loadout=np.asarray(loadout, dtype=np.int64),
-        phase="setup",
-        active=first,
-    )
+    state = initial_state("openwar", seed, dice.state, board, forces, first)
     return state, [Event("set_up_first", {"side": first, "rolls": rolls})]
