@@ -100,3 +100,19 @@ def test_too_small_battlefield_is_one_line_and_exit_2(
     assert main(["battleplan", "--points", "500", "--seed", "5"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "too small" in err
+
+
+def test_openwar_bp_8_default_scenario_from_the_command(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["battleplan", "--ruleset", "openwar", "--scenario", "default"]
+    assert main([*argv, "--points", "1000", "--seed", "4", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["victory"]["name"] == "Destroy the Enemy"
+    assert data["victory"]["objectives"] == []
+    assert data["map"]["name"] == "Battle Lines"
+
+
+def test_default_scenario_is_openwar_only(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["battleplan", "--scenario", "default", "--points", "1000", "--seed", "4"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "only the openwar ruleset has a default scenario" in err[0]

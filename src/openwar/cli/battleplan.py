@@ -7,9 +7,11 @@ from typing import Annotated
 
 import typer
 
-from openwar.battleplans.generator import generate
+from openwar.battleplans.generator import generate, generate_default_scenario
 from openwar.battleplans.report import dumps, summary
 from openwar.render.table import draw_battleplan
+
+SCENARIOS = ("open-war", "default")
 
 
 def battleplan_command(
@@ -21,12 +23,28 @@ def battleplan_command(
     ] = False,
     svg: Annotated[Path | None, typer.Option(help="Draw the table to FILE.svg.")] = None,
     png: Annotated[Path | None, typer.Option(help="Draw the table to FILE.png.")] = None,
+    scenario: Annotated[
+        str,
+        typer.Option(
+            help="open-war (the generator) or default (openwar only: deployment zones, "
+            "destroy the enemy)."
+        ),
+    ] = "open-war",
 ) -> None:
     """Generate an Open War battleplan: terrain, map, victory, twist and secret ruses.
 
     Example: openwar battleplan --points 1000 --seed 7 --png plan.png
     """
-    plan = generate(ruleset, points, seed)
+    if scenario not in SCENARIOS:
+        raise typer.BadParameter(
+            f"{scenario!r}: expected one of {', '.join(SCENARIOS)}", param_hint="'--scenario'"
+        )
+    if scenario == "default" and ruleset != "openwar":
+        raise typer.BadParameter(
+            "only the openwar ruleset has a default scenario", param_hint="'--scenario'"
+        )
+    plan = generate_default_scenario(points, seed) if scenario == "default" else None
+    plan = plan or generate(ruleset, points, seed)
     written = [draw_battleplan(plan, path) for path in (svg, png) if path is not None]
     if as_json:
         typer.echo(dumps(plan))
