@@ -62,6 +62,11 @@ def battle_command(
     """
     if svg is not None and png is not None:
         raise typer.BadParameter("give --svg or --png, not both", param_hint="'--svg'")
+    for picture in (svg, png):
+        if picture is not None and picture.suffix.lower() not in (".png", ".svg"):
+            raise typer.BadParameter(
+                f"{picture}: expected a file name ending in .png or .svg", param_hint="'--png'"
+            )
     chosen = _players(players)
     board = _read_plan(battleplan) if battleplan is not None else None
     setup = load_setup((army_a, army_b), board, seed)

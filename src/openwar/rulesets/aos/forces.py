@@ -7,18 +7,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from openwar.armies.files import load_army
 from openwar.armies.model import ArmyList, ArmyUnit
+from openwar.armies.ready import battle_ready
 from openwar.armies.validate import assess
-from openwar.errors import OpenWarError
 from openwar.rulesets import load_ruleset
 from openwar.rulesets.aos.abilities import option_templates, templates_for
 from openwar.rulesets.aos.catalog import AosCatalog, AosWeapon, DamageRow, Warscroll
 from openwar.rulesets.aos.rules import battle_rules
-
-
-class ArmyNotReadyError(OpenWarError):
-    """The army cannot fight: wrong ruleset, or it breaks the army-building rules."""
 
 
 @dataclass(frozen=True)
@@ -36,14 +31,7 @@ class ForceUnit:
 
 def load_force(path: Path, prefix: str) -> tuple[ArmyList, list[ForceUnit]]:
     """Read, validate and convert an Age of Sigmar army file."""
-    army = load_army(path)
-    if army.ruleset != "aos":
-        raise ArmyNotReadyError(f"{path}: a {army.ruleset!r} army cannot fight an aos battle")
-    report = assess(army)
-    if not report.valid:
-        first = report.problems[0]
-        more = f" (and {len(report.problems) - 1} more)" if len(report.problems) > 1 else ""
-        raise ArmyNotReadyError(f"{path}: {first.message}{more}")
+    army, _ = battle_ready(path, "aos", "an aos battle")
     return army, force_units(army, prefix)
 
 

@@ -10,30 +10,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from openwar.armies.files import load_army
 from openwar.armies.model import ArmyList, ArmyUnit
-from openwar.armies.validate import assess
-from openwar.errors import OpenWarError
+from openwar.armies.ready import battle_ready
 from openwar.rulesets import load_ruleset
 from openwar.rulesets.openwar.catalog import Armour, OpenWarCatalog, Skill, UnitType, Weapon
 from openwar.rulesets.openwar.rules import battle_rules
 from openwar.rulesets.openwar.setup import ForceUnit
 
 
-class ArmyNotReadyError(OpenWarError):
-    """The army cannot fight: wrong ruleset, or it breaks the army-building rules."""
-
-
 def load_force(path: Path, prefix: str) -> tuple[ArmyList, list[ForceUnit]]:
     """Read, validate and convert an OpenWar army file."""
-    army = load_army(path)
-    if army.ruleset != "openwar":
-        raise ArmyNotReadyError(f"{path}: a {army.ruleset!r} army cannot fight an OpenWar battle")
-    report = assess(army)
-    if not report.valid:
-        first = report.problems[0]
-        more = f" (and {len(report.problems) - 1} more)" if len(report.problems) > 1 else ""
-        raise ArmyNotReadyError(f"{path}: {first.message}{more}")
+    army, report = battle_ready(path, "openwar", "an OpenWar battle")
     costs = {cost.unit: cost.total for cost in report.cost.units}
     return army, force_units(army, prefix, costs)
 
