@@ -11,6 +11,7 @@ from openwar.ai.openwar_eval import (
     objective_worths,
     rounds_to_score,
     stake,
+    unit_worth,
 )
 from openwar.rulesets.openwar import victory
 
@@ -56,3 +57,13 @@ def test_casualties_on_an_objective_count_for_its_holder() -> None:
     gain = objective_value(state, 0, thinned=("b1", 0.0)) - objective_value(state, 0)
     assert gain == stake(state)
     assert EVALUATION.position_value(state, 0) < EVALUATION.position_value(state, 1)
+
+
+def test_a_unit_on_an_objective_is_worth_a_share_of_it() -> None:
+    state = charge_position()
+    b1 = state.unit("b1")
+    state.board.update(victory=victory.PRIZE, objectives=[[5.0, 5.0]])  # nobody near it
+    assert unit_worth(state, b1) == b1.points
+    state = charge_position()
+    state.board.update(victory=victory.PRIZE, objectives=[[45.0, 62.0]])  # b1 stands on it
+    assert unit_worth(state, b1) == b1.points + EVALUATION.w.holding * stake(state)

@@ -46,6 +46,7 @@ class Weights:
     advance: float = 0.3  # points per cm closer to the nearest enemy, with no objective to take
     run_cost: float = 2.0  # Exhaustion: -1 to hit, no Run next order
     rest: float = 3.0  # a Hold that clears Exhaustion
+    holding: float = 0.5  # share of an objective's worth added to the units standing on it
 
 
 WEIGHTS = Weights()
@@ -68,14 +69,45 @@ def initial_size(state: GameState, unit_id: str) -> int:
     return int(np.count_nonzero(state.unit_of == state.unit_index(unit_id)))
 
 
-def loss(state: GameState, unit: UnitState, left: int, shaken: int, w: Weights = WEIGHTS) -> float:
-    """How much of ``unit``'s points its enemy has as good as won: all of them once it is
-    destroyed or routed (OW-B9, OW-B16), else a share for casualties and Shaken tokens."""
+def loss(
+    state: GameState,
+    unit: UnitState,
+    left: int,
+    shaken: int,
+    w: Weights = WEIGHTS,
+    worth: float | None = None,
+) -> float:
+    """How much of ``unit``'s points (or ``worth``) its enemy has as good as won: all of them
+    once it is destroyed or routed (OW-B9, OW-B16), else a share for casualties and Shaken
+    tokens."""
     rout = battle_rules().rout_shaken
+    value = float(unit.points) if worth is None else worth
     if left <= 0 or shaken >= rout:
-        return float(unit.points)
+        return value
     full = max(initial_size(state, unit.id), 1)
-    return unit.points * (w.material * (1.0 - left / full) + w.shaken * min(shaken, rout) / rout)
+    return value * (w.material * (1.0 - left / full) + w.shaken * min(shaken, rout) / rout)
+
+
+def unit_worth(state: GameState, unit: UnitState, w: Weights = WEIGHTS) -> float:
+    """What a unit is worth to the battle: its points, plus a share (``w.holding``) of the
+    worth of every objective it stands on, so that wearing down the unit that holds a
+    decisive objective (or guarding our own holder) counts for more than its points."""
+    key = ("openwar.unit_worth", unit.id, w)
+    if state.scratch is not None and key in state.scratch:
+        found: float = state.scratch[key]
+        return found
+    worth = float(unit.points)
+    points = live_points(state)
+    members = state.on_table(unit.id)
+    if points and len(members) and w.holding:
+        control = float(state.board.get("control_range", battle_rules().objective_range))
+        xy, r = state.pos[members], state.radius[members]
+        for (_, point), value in zip(points, objective_worths(state, unit.side, w), strict=True):
+            if bool((np.hypot(*(xy - np.asarray(point)).T) - r <= control).any()):
+                worth += w.holding * value
+    if state.scratch is not None:
+        state.scratch[key] = worth
+    return worth
 
 
 def current_loss(state: GameState, unit: UnitState) -> float:
@@ -163,18 +195,20 @@ def attack_profile(
 def value_of(
     state: GameState, attacker_id: str, target_id: str, profile: OpenWarAttack, w: Weights
 ) -> Forecast:
-    """Expected change of the target's loss, over the exact joint odds of slain and Presence."""
+    """Expected change of the target's loss, over the exact joint odds of slain and Presence
+    (the target valued with the objectives it stands on, :func:`unit_worth`)."""
     slain_pmf, beats = _odds(profile)
     enemy = state.unit(target_id)
     size, shaken = state.size(target_id), enemy.tokens.get("shaken", 0)
-    before = loss(state, enemy, size, shaken, w)
+    worth = unit_worth(state, enemy, w)
+    before = loss(state, enemy, size, shaken, w, worth)
     expected = slain = beaten = 0.0
     for k, p in enumerate(slain_pmf):
         if p <= 0.0:
             continue
         b = beats[k] if k < size else 0.0
-        after = b * loss(state, enemy, size - k, shaken + 1, w)
-        after += (1.0 - b) * loss(state, enemy, size - k, shaken, w)
+        after = b * loss(state, enemy, size - k, shaken + 1, w, worth)
+        after += (1.0 - b) * loss(state, enemy, size - k, shaken, w, worth)
         expected += p * after
         slain += p * k
         beaten += p * b

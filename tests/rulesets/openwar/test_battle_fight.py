@@ -242,3 +242,23 @@ def test_ow_b2_bases_within_half_a_cm_are_in_base_contact() -> None:
     place(state, "b", [(40.0, 42.5 + 0.5), (42.5, 42.5 + 0.6)])
     pairs = fight.fighters(state, "a", "b")
     assert pairs == [(int(state.members("a")[0]), int(state.members("b")[0]))]
+
+
+def test_ow_f2_fight_move_goes_around_a_friend() -> None:
+    # a1 stands 1 cm behind a0 (in base contact with b), its straight way to b's middle
+    # miniature blocked by a0: it slides past a0 instead of stopping after 1 cm
+    state = battle([unit("a", 2)], [unit("b", 3, profile(morale=20))])
+    place(state, "a", [(40.0, 40.0), (41.5, 40.0 - DIAMETER - 1.0)])
+    place(state, "b", line(37.5, 40.0 + DIAMETER, 3))
+    after, _ = play(in_battle(state), Action("hold", 0, "a", "b"), [*MISS, 1, 1])
+    a1 = state.members("a")[1]
+    moved = float(np.hypot(*(after.pos[a1] - state.pos[a1])))
+    assert moved > 2.0
+    b = state.members("b")
+    before_gap = float(np.min(np.hypot(*(state.pos[b] - state.pos[a1]).T))) - DIAMETER
+    after_gap = float(np.min(np.hypot(*(after.pos[b] - after.pos[a1]).T))) - DIAMETER
+    assert after_gap < before_gap - 2.0
+    everyone = np.concatenate([state.members("a"), b])
+    xy = after.pos[everyone]
+    apart = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1))
+    assert (apart[np.triu_indices(len(everyone), 1)] >= DIAMETER - 1e-6).all()

@@ -11,7 +11,7 @@ import pytest
 from openwar.engine.actions import Action
 from openwar.engine.errors import IllegalActionError
 from openwar.engine.state import GameState
-from openwar.rulesets.openwar import fight
+from openwar.rulesets.openwar import fight, orders
 
 from .conftest import (
     BOW,
@@ -303,3 +303,38 @@ def test_ow_m3_retreat_may_not_end_within_5cm() -> None:
     assert kinds(events) == ["order", "moved", "retreat"]
     assert gap(after, "a", "b") == pytest.approx(5.5)
     assert after.unit("a").tokens["exhaustion"] == 1
+
+
+def _moves_of(state: GameState, uid: str) -> list[Action]:
+    from openwar.rulesets.openwar.menu import unit_orders
+
+    return [a for a in unit_orders(state, state.unit(uid)) if a.point is not None]
+
+
+def test_menu_moves_go_around_a_friend_in_the_straight_line() -> None:
+    # b is 30 cm north of a and x stands right in front of a: the straight way is blocked
+    # after 0.5 cm, so the menu offers turned moves that get a nearer b (OW-B4 still holds:
+    # each is a straight line, and legal)
+    state = facing(30.0)
+    place(state, "x", [(40.0, 20.0 + DIAMETER + 0.5)])
+    moves = [a for a in _moves_of(state, "a") if a.kind == "advance"]
+    assert moves
+    before = gap(state, "a", "b")
+    for action in moves:
+        after, _ = play(state, action)
+        assert gap(after, "a", "b") < before - 3.0
+
+
+def test_menu_charge_reaches_another_miniature_when_the_nearest_is_blocked() -> None:
+    # x stands between a and the middle miniature of b, far from b: the straight charge stops
+    # 7.5 cm short; a charges b's left miniature instead, into base contact
+    state = facing(12.0)
+    place(state, "b", line(34.0, 20.0 + DIAMETER + 12.0, 3, step=6.0))
+    place(state, "x", [(40.0, 27.0)])
+    charges = [a for a in _moves_of(state, "a") if a.kind == "run" and a.choice == "charge"]
+    assert charges
+    for action in charges:
+        assert action.point is not None
+        moved = state.clone()
+        orders.translate(moved, "a", action.point, 20.0, "test")  # legal: unblocked
+        assert gap(moved, "a", "b") == pytest.approx(0.0, abs=1e-3)  # base contact

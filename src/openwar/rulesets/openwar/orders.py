@@ -23,6 +23,10 @@ from openwar.engine.state import POSITION_DECIMALS, FloatArray, GameState
 from openwar.rulesets.openwar.rules import battle_rules
 
 REACH_TOLERANCE = 1e-3  # cm: a destination this close to the reachable end counts as reached
+MIN_MOVE = 0.5  # cm: a candidate move shorter than this is not offered
+BLOCKED = 0.9  # a straight move that gets less than this share of its way is blocked
+DETOURS = (30.0, -30.0, 60.0, -60.0, 90.0, -90.0)  # degrees: turns tried around a blockage
+CONTACT_TRIES = 8  # closest pairs of miniatures tried for a charge's base contact
 
 
 def enemy_minis(state: GameState, side: int) -> np.ndarray:
@@ -96,7 +100,9 @@ def translate(
 def reachable_point(
     state: GameState, unit_id: str, towards: FloatArray, limit: float, stop_short: float = 0.0
 ) -> tuple[float, float] | None:
-    """The furthest unblocked centre position towards ``towards`` within ``limit``."""
+    """The unblocked centre position within ``limit`` that ends nearest ``towards`` (stopping
+    ``stop_short`` of it): straight there, or, when a base blocks the straight way, the best of
+    a fan of detours (:data:`DETOURS`) around it."""
     members = state.on_table(unit_id)
     start = centroid(state, members)
     delta = towards - start
@@ -104,11 +110,35 @@ def reachable_point(
     if length == 0.0:
         return None
     travel = min(limit, max(length - stop_short, 0.0))
-    shift = furthest_translation(state, members, delta / length * travel)
-    if float(np.hypot(*shift)) < 0.5:
+    u = delta / length
+    shift = furthest_translation(state, members, u * travel)
+    if float(np.hypot(*shift)) < BLOCKED * travel:
+        shift = _detour(state, members, delta, u, travel, shift)
+    if float(np.hypot(*shift)) < MIN_MOVE:
         return None
     end = np.round(start + shift, POSITION_DECIMALS)
     return (float(end[0]), float(end[1]))
+
+
+def _detour(
+    state: GameState,
+    members: np.ndarray,
+    delta: FloatArray,
+    u: FloatArray,
+    travel: float,
+    straight: FloatArray,
+) -> FloatArray:
+    """Of the straight move and the fan of turned ones, the move that ends nearest the goal
+    (``delta`` from the centre); a turn must gain :data:`MIN_MOVE` over the straight move."""
+    best, remaining = straight, float(np.hypot(*(delta - straight))) - MIN_MOVE
+    for angle in DETOURS:
+        c, s = np.cos(np.radians(angle)), np.sin(np.radians(angle))
+        turned = np.array([c * u[0] - s * u[1], s * u[0] + c * u[1]])
+        shift = furthest_translation(state, members, turned * travel)
+        left = float(np.hypot(*(delta - shift)))
+        if left < remaining:
+            best, remaining = shift, left
+    return best
 
 
 def contact_point(
@@ -124,16 +154,28 @@ def contact(
     state: GameState, unit_id: str, target_id: str, limit: float = np.inf
 ) -> tuple[float, tuple[float, float] | None]:
     """How far the unit must go to touch the target, and where its centre ends (None when
-    blocked, or farther than ``limit``): one answer for every allowance up to ``limit``."""
+    blocked, or farther than ``limit``): one answer for every allowance up to ``limit``.
+
+    The closest pair of miniatures is tried first; when a base blocks that way, the next
+    closest pairs (up to :data:`CONTACT_TRIES`) within ``limit``, so a unit can charge past
+    a friend that stands in its straight line."""
     ours, theirs = state.on_table(unit_id), state.on_table(target_id)
     gap = unit_gaps(state, ours, theirs)
-    i, j = np.unravel_index(int(np.argmin(gap)), gap.shape)
-    direction = state.pos[theirs[j]] - state.pos[ours[i]]
-    length = float(np.hypot(*direction))
-    travel = float(gap[i, j])
-    if length == 0.0 or travel > limit:
-        return travel, None
-    return travel, _contact_end(state, ours, theirs, direction / length * travel)
+    order = np.argsort(gap, axis=None, kind="stable")[:CONTACT_TRIES]
+    shortest = float(gap.flat[order[0]])
+    for flat in order:
+        i, j = np.unravel_index(int(flat), gap.shape)
+        travel = float(gap[i, j])
+        if travel > limit:
+            break
+        direction = state.pos[theirs[j]] - state.pos[ours[i]]
+        length = float(np.hypot(*direction))
+        if length == 0.0:
+            continue
+        end = _contact_end(state, ours, theirs, direction / length * travel)
+        if end is not None:
+            return travel, end
+    return shortest, None
 
 
 def _contact_end(
@@ -168,22 +210,27 @@ def fight_move(state: GameState, unit_id: str, target_id: str) -> float:
         j = int(np.argmin(gap))
         if gap[j] <= rules.contact:
             continue
+        step = min(rules.fight_move, float(gap[j]))
         furthest = max(
-            furthest,
-            _step_miniature(
-                state, int(mini), state.pos[theirs[j]], min(rules.fight_move, float(gap[j]))
-            ),
+            furthest, _step_miniature(state, int(mini), state.pos[theirs[j]], step, around=True)
         )
     return furthest
 
 
-def _step_miniature(state: GameState, mini: int, towards: FloatArray, limit: float) -> float:
+def _step_miniature(
+    state: GameState, mini: int, towards: FloatArray, limit: float, *, around: bool = False
+) -> float:
+    """Move one miniature up to ``limit`` straight towards ``towards``; ``around``: when a base
+    blocks the straight way, along the best of the :data:`DETOURS` instead (OW-F2)."""
     one = np.array([mini])
     delta = towards - state.pos[mini]
     length = float(np.hypot(*delta))
     if length == 0.0 or limit <= 0.0:
         return 0.0
-    shift = furthest_translation(state, one, delta / length * limit)
+    u = delta / length
+    shift = furthest_translation(state, one, u * limit)
+    if around and float(np.hypot(*shift)) < BLOCKED * limit:
+        shift = _detour(state, one, delta, u, limit, shift)
     state.pos[mini] = np.round(state.pos[mini] + shift, POSITION_DECIMALS)
     return float(np.hypot(*shift))
 
