@@ -320,9 +320,14 @@ def test_menu_moves_go_around_a_friend_in_the_straight_line() -> None:
     moves = [a for a in _moves_of(state, "a") if a.kind == "advance"]
     assert moves
     before = gap(state, "a", "b")
-    for action in moves:
-        after, _ = play(state, action)
-        assert gap(after, "a", "b") < before - 3.0
+    assert min(gap(play(state, action)[0], "a", "b") for action in moves) < before - 3.0
+
+
+def test_menu_offers_falling_back_away_from_the_enemy() -> None:
+    state = facing(20.0)
+    before = gap(state, "a", "b")
+    after = [gap(play(state, a)[0], "a", "b") for a in _moves_of(state, "a") if a.kind == "advance"]
+    assert max(after) > before + 9.0  # nearly a full Move (10 cm) away from the enemy army
 
 
 def test_menu_charge_reaches_another_miniature_when_the_nearest_is_blocked() -> None:

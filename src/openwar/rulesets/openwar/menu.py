@@ -200,7 +200,16 @@ def _free_orders(state: GameState, unit: UnitState) -> tuple[list[Action], list[
             moves += found[1:]
         else:
             moves += found
-    return shots, moves + _remembered_objective_moves(state, unit)
+    return shots, moves + _remembered_objective_moves(state, unit) + _fall_back(state, unit)
+
+
+def _fall_back(state: GameState, unit: UnitState) -> list[Action]:
+    """A move straight away from the enemy army, for a unit that would rather not be reached
+    (a unit out of combat can otherwise only move towards something)."""
+    point = _away_point(state, unit, orders.move_allowance(state, unit.id))
+    if point is None or _ends_in_combat(state, unit, point):
+        return []
+    return [Action("advance", unit.side, unit.id, None, point, "move-shoot")]
 
 
 def _in_combat_orders(state: GameState, unit: UnitState) -> list[Action]:
