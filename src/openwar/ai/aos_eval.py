@@ -73,6 +73,8 @@ class Weights:
     shield: float = 0.5  # share of the attacks next turn that Mystic Shield's re-rolls count
     double_turn: float = 0.03  # taking two turns in a row, as a share of an army's points
     last_word: float = 0.05  # moving last in the final round (objectives), likewise
+    guard: float = 2.0  # models: a held objective's security grows with this many more ...
+    guard_bias: float = 1.5  # ... of ours in range than the rival's that could come (logit)
 
 
 WEIGHTS = Weights()
@@ -116,9 +118,12 @@ def damage_taken(unit: UnitState) -> int:
 
 
 def army_wounds(state: GameState) -> float:
-    """The mean Wounds of the two armies as they started."""
-    total = sum(initial_size(state, u.id) * wounds_of(u) for u in state.units)
-    return max(total / 2.0, 1.0)
+    """The mean Wounds of the two armies as they started (kept with the battle's lookups)."""
+    memo = state.lookup().memo
+    if "aos_eval.army_wounds" not in memo:
+        total = sum(initial_size(state, u.id) * wounds_of(u) for u in state.units)
+        memo["aos_eval.army_wounds"] = max(total / 2.0, 1.0)
+    return float(memo["aos_eval.army_wounds"])
 
 
 def stake(state: GameState, w: Weights = WEIGHTS) -> float:
@@ -279,13 +284,11 @@ def judge(
         brave = _bravery(state, target_id)
         already = unit.tokens.get("slain_turn", 0)
         tested = (slain + already) > 0
-        shock = np.zeros_like(dealt)
-        for face in range(1, 7):
-            flee = np.clip(face + already + slain - brave, 0, left) * tested
-            shock += losses(unit, full, left - flee, np.where(flee > 0, 0.0, rem), w) / 6.0
-            fled += flee / 6.0
+        faces = np.arange(1, 7, dtype=np.float64)[:, None]  # one row per battleshock roll
+        flee = np.clip(faces + already + slain - brave, 0, left) * tested
+        shock = losses(unit, full, left - flee, np.where(flee > 0, 0.0, rem), w).mean(axis=0)
         after = (1.0 - w.battleshock) * after + w.battleshock * shock
-        fled *= w.battleshock
+        fled = w.battleshock * flee.mean(axis=0)
     value = float(pmf @ after) - before
     gone = float(pmf @ (slain + fled))
     if victory_name(state) == FIRST_BLOOD:
@@ -301,17 +304,52 @@ def _bravery(state: GameState, unit_id: str) -> int:
     return int(memo[key])
 
 
+def bare_profile(
+    state: GameState,
+    unit: UnitState,
+    target: UnitState,
+    weapon: dict[str, Any],
+    missile: bool,
+    shield: bool,
+) -> AosAttack:
+    """One attack with the weapon on the target's Save, wherever the two may stand (no cover,
+    auras or terrain: a threat is weighed before anyone has moved)."""
+    from openwar.dice.d6 import Reroll
+
+    save = characteristics.save(state, target)
+    shielded = shield or target.flags.get("mystic_shield") is not None
+    kinds = ("all", "missile" if missile else "melee")
+    mortal = sum(int(t["mortal"]) for t in templates(state, unit.id, "mortal_on_6_hit")
+                 if str(t.get("attacks", "all")) in kinds)  # fmt: skip
+    return AosAttack(
+        hit=int(weapon["to_hit"]), wound=int(weapon["to_wound"]), rend=int(weapon["rend"]),
+        damage=parse_dice(weapon["damage"]), save=7 if save is None else int(save),
+        reroll_saves=Reroll.ONES if shielded else Reroll.NONE, mortal_on_6_hit=mortal,
+    )  # fmt: skip
+
+
 def potential(
-    state: GameState, unit: UnitState, target_id: str, missile: bool, charged: bool, w: Weights
+    state: GameState,
+    unit: UnitState,
+    target_id: str,
+    missile: bool,
+    charged: bool,
+    w: Weights,
+    shield: bool = False,
 ) -> Forecast:
-    """The unit's attack on the target with every weapon (melee: its front), as if in range."""
-    key = ("potential", unit.id, target_id, missile, charged)
+    """The unit's attack on the target with every weapon (melee: its front), as if in range
+    (with ``shield``: the target re-rolls save rolls of 1)."""
+    key = ("potential", unit.id, target_id, missile, charged, shield)
     memo = _memo(state)
     found: Forecast | None = memo.get(key)
     if found is None:
-        uses = potential_uses(state, unit, missile, charged)
-        pmf = pooled_damage(state, unit.id, target_id, uses, missile)
-        found = memo[key] = judge(state, target_id, pmf, w)
+        target = state.unit(target_id)
+        total: FloatArray = np.array([1.0])
+        for weapon, count in potential_uses(state, unit, missile, charged):
+            if count.maximum > 0:
+                profile = bare_profile(state, unit, target, weapon, missile, shield)
+                total = add(total, np.asarray(damage_pmf(replace(profile, attacks=count))))
+        found = memo[key] = judge(state, target_id, total, w)
     return found
 
 
@@ -349,28 +387,38 @@ def next_turn_reach(state: GameState, enemy: UnitState, gap: float) -> tuple[flo
     it moves up to its Move (never within 3") and charges with 2D6; it shoots after moving up
     to its Move unless its weapons forbid it."""
     rules = battle_rules()
-    move = move_of(state, enemy)
+    move, reach = _reach(state, enemy)
     if gap <= rules.enemy_gap + 1e-6:
         fights = 1.0
     else:
         fights = charge_odds(state, max(gap - move, rules.enemy_gap + 0.01))
-    reach = shooting_range(state, enemy)
-    if reach >= 0 and not templates(state, enemy.id, "no_shooting_after_moving"):
-        reach += move
     return fights, bool(reach >= 0 and gap <= reach)
+
+
+def _reach(state: GameState, unit: UnitState) -> tuple[float, float]:
+    """(Move, how far away it can shoot next turn: range plus Move unless it must not move)."""
+    memo = _memo(state)
+    key = ("reach", unit.id)
+    found: tuple[float, float] | None = memo.get(key)
+    if found is None:
+        move, reach = move_of(state, unit), shooting_range(state, unit)
+        if reach >= 0 and not templates(state, unit.id, "no_shooting_after_moving"):
+            reach += move
+        found = memo[key] = (move, reach)
+    return found
 
 
 def gaps_from(state: GameState, unit: UnitState, xy: FloatArray) -> dict[str, float]:
     """The gap from the unit standing at ``xy`` to each enemy unit on the table."""
     ours = state.on_table(unit.id)
-    found = {}
-    for enemy in state.side_units(1 - unit.side):
-        theirs = state.on_table(enemy.id)
-        if len(theirs) and len(ours) == len(xy):
-            found[enemy.id] = float(
-                gaps(xy, state.radius[ours], state.pos[theirs], state.radius[theirs]).min()
-            )
-    return found
+    theirs = state.side_miniatures(1 - unit.side)
+    if not len(theirs) or len(ours) != len(xy):
+        return {}
+    nearest = gaps(xy, state.radius[ours], state.pos[theirs], state.radius[theirs]).min(axis=0)
+    owner = state.unit_of[theirs]
+    best = np.full(len(state.units), np.inf)
+    np.minimum.at(best, owner, nearest)
+    return {state.units[int(k)].id: float(best[k]) for k in np.flatnonzero(np.isfinite(best))}
 
 
 def exposure(
@@ -392,22 +440,7 @@ def exposure(
 def _threat(
     state: GameState, enemy: UnitState, unit: UnitState, missile: bool, shield: bool, w: Weights
 ) -> float:
-    if not shield:
-        return potential(state, enemy, unit.id, missile, not missile, w).value
-    key = ("shielded", enemy.id, unit.id, missile)
-    memo = _memo(state)
-    if key not in memo:
-        from openwar.dice.d6 import Reroll
-
-        total: FloatArray = np.array([1.0])
-        for weapon, count in potential_uses(state, enemy, missile, not missile):
-            if count.maximum <= 0:
-                continue
-            base = weapon_profile(state, enemy.id, unit.id, weapon, missile)
-            shielded = replace(base, attacks=count, reroll_saves=Reroll.ONES)
-            total = add(total, np.asarray(damage_pmf(shielded)))
-        memo[key] = judge(state, unit.id, total, w).value
-    return float(memo[key])
+    return potential(state, enemy, unit.id, missile, not missile, w, shield).value
 
 
 def opportunity(
@@ -451,12 +484,28 @@ def holders(
     thinned: dict[str, float] | None = None,
 ) -> list[float]:
     """For each objective: +1 held by ``side`` at the next control check, -1 by the enemy, 0
-    by nobody, with the models ``moved`` standing at ``xy`` and the units of ``thinned``
-    reduced to that share of their models (an attack's expected survivors). The rules'
-    control: each model counts for its nearest marker; more models take it, else it stays."""
+    by nobody (see :func:`control`)."""
+    return control(state, side, moved, xy, thinned)[0]
+
+
+def control(
+    state: GameState,
+    side: int,
+    moved: IntArray | None = None,
+    xy: FloatArray | None = None,
+    thinned: dict[str, float] | None = None,
+    w: Weights = WEIGHTS,
+) -> tuple[list[float], list[float]]:
+    """(holders, security) of each objective, with the models ``moved`` standing at ``xy``
+    and the units of ``thinned`` reduced to that share of their models (an attack's expected
+    survivors). Holders: +1 held by ``side`` at the next control check, -1 by the enemy, 0 by
+    nobody; the rules' control: each model counts for its nearest marker, more models take
+    it, else it stays with its holder. Security: the chance its holder keeps it, from its
+    models in range against the rival's models that could be in range after a Move and a
+    run at its mean roll."""
     points = objectives(state)
     if not points:
-        return []
+        return [], []
     pos, live = state.pos, state.alive & state.deployed
     if moved is not None and xy is not None:
         pos, live = pos.copy(), live.copy()
@@ -470,7 +519,9 @@ def holders(
     for unit_id, share in (thinned or {}).items():
         weight[state.members(unit_id)] *= share
     minis = np.flatnonzero(weight > 0.0)
-    held = list(state.extra.get("control") or [None] * len(points))
+    held = list(state.extra.get("control") or [None] * len(points))[: len(points)]
+    counts = np.zeros((2, len(points)))
+    reachable = np.zeros((2, len(points)))
     if len(minis):
         marks = np.asarray(points, dtype=np.float64)
         d = np.hypot(
@@ -481,12 +532,32 @@ def holders(
         reach = float(state.board.get("control_range", battle_rules().objective_range))
         ok = d[np.arange(len(minis)), nearest] <= reach + 1e-6
         sides = state.lookup().side_of[minis]
-        counts = np.zeros((2, len(points)))
         np.add.at(counts, (sides[ok], nearest[ok]), weight[minis][ok])
+        near = d <= reach + _mini_moves(state)[minis, None]
+        for s in (0, 1):
+            reachable[s] = (near[sides == s] * weight[minis][sides == s, None]).sum(axis=0)
         for k in range(len(points)):
             if abs(counts[0, k] - counts[1, k]) > 1e-9:
                 held[k] = int(np.argmax(counts[:, k]))
-    return [0.0 if h is None else (1.0 if h == side else -1.0) for h in held[: len(points)]]
+    signs, security = [], []
+    for k, h in enumerate(held):
+        signs.append(0.0 if h is None else (1.0 if h == side else -1.0))
+        if h is None:
+            security.append(0.0)
+            continue
+        edge = (counts[h, k] - reachable[1 - h, k]) / w.guard + w.guard_bias
+        security.append(1.0 / (1.0 + math.exp(-edge)))
+    return signs, security
+
+
+def _mini_moves(state: GameState) -> FloatArray:
+    """How far each model could go in its next movement phase: Move and a mean run."""
+    memo = _memo(state)
+    found: FloatArray | None = memo.get("mini_moves")
+    if found is None:
+        per_unit = np.array([_reach(state, u)[0] + 3.5 for u in state.units])
+        found = memo["mini_moves"] = per_unit[state.unit_of]
+    return found
 
 
 def scorings_left(state: GameState, side: int) -> int:
@@ -530,15 +601,15 @@ def objective_value(
 ) -> float:
     """The objectives' part of ``side``'s expected margin, in points (see :func:`worth`),
     and the condition's decisive patterns (Field of Glory: two held; Invasion: both)."""
-    held = holders(state, side, moved, xy, thinned)
+    held, security = control(state, side, moved, xy, thinned, w)
     if not held:
         return 0.0
     value = 0.0
-    for k, h in enumerate(held):
+    for k, (h, keep) in enumerate(zip(held, security, strict=True)):
         if h > 0:
-            value += worth(state, k, side, w)
+            value += worth(state, k, side, w) * keep
         elif h < 0:
-            value -= worth(state, k, 1 - side, w)
+            value -= worth(state, k, 1 - side, w) * keep
     name, big = victory_name(state), stake(state, w)
     ours, theirs = held.count(1.0), held.count(-1.0)
     if name == FIELD:
@@ -563,13 +634,15 @@ def score_value(state: GameState, side: int, w: Weights = WEIGHTS) -> float:
 
 
 def wanted(state: GameState, side: int, w: Weights = WEIGHTS) -> list[tuple[FloatArray, float]]:
-    """Objectives worth taking that ``side`` will not hold: their marker and worth."""
-    held = holders(state, side)
-    return [
-        (np.asarray(p), worth(state, k, side, w))
-        for k, (h, p) in enumerate(zip(held, objectives(state), strict=True))
-        if h <= 0 and worth(state, k, side, w) > 0
-    ]
+    """Objectives worth taking (or securing) for ``side``: their marker and what it lacks of
+    their worth (all of it if we will not hold it, else the chance we lose it)."""
+    held, security = control(state, side, w=w)
+    found = []
+    for k, (h, keep, p) in enumerate(zip(held, security, objectives(state), strict=True)):
+        lacking = worth(state, k, side, w) * ((1.0 - keep) if h > 0 else 1.0)
+        if lacking > 0.0:
+            found.append((np.asarray(p), lacking))
+    return found
 
 
 def distance_to(xy: FloatArray, point: FloatArray) -> float:
@@ -625,7 +698,13 @@ class AosEvaluation:
         return handler(state, action)
 
     def cp_cost(self, state: GameState) -> float:
-        return self.w.command_point * army_points(state)
+        """A command point: worth less as the battle runs out (none are kept at the end) and
+        when several are in hand."""
+        total = int(state.board.get("rounds", battle_rules().rounds))
+        left = max(total - max(state.round, 1) + 1, 0) / max(total, 1)
+        side = state.active
+        spare = max(int(state.extra["cp"][side]) - 1, 0)
+        return self.w.command_point * army_points(state) * left / (1.0 + 0.5 * spare)
 
     # -- set-up and the first turn -----------------------------------------------------------
     def _deploy(self, state: GameState, action: Action) -> float:
@@ -688,13 +767,19 @@ class AosEvaluation:
         pending = {"caster": caster, "spell": spell, "target": action.target, "roll": 0}
         unbinders = magic.unbinders(state, pending)
         unbind_bonus = max((magic.roll_modifier(state, u, "unbind") for u in unbinders), default=0)
+        big = battle_rules().spell(spell).big_roll
+        effects = {
+            band: self._spell_effect(state, caster, spell, str(action.target), band)
+            for band in {needed, needed if big is None else max(big, needed)}
+        }
         value = 0.0
         for face, p in enumerate(TWO_D6):
             roll = face + bonus
             if p <= 0.0 or roll < needed:
                 continue
             kept = 1.0 - at_least_2d6(roll + 1 - unbind_bonus) if unbinders else 1.0
-            value += p * kept * self._spell_effect(state, caster, spell, str(action.target), roll)
+            band = needed if big is None or roll < big else max(big, needed)
+            value += p * kept * effects[band]
         return value
 
     def _unbind(self, state: GameState, action: Action) -> float:
@@ -755,8 +840,15 @@ class AosEvaluation:
         else:
             drive = w.advance * (nearest_enemy(state, unit, here) - nearest_enemy(state, unit, xy))
         now = opportunity(state, unit, xy, w, can_shoot=can_shoot, can_charge=can_charge)
-        before = opportunity(state, unit, here, w, can_shoot=stay_shoot, can_charge=stay_charge)
-        threat = exposure(state, unit, xy, w) - exposure(state, unit, here, w)
+        memo = _memo(state)
+        key = ("staying", unit.id, stay_shoot, stay_charge)
+        if key not in memo:
+            memo[key] = (
+                opportunity(state, unit, here, w, can_shoot=stay_shoot, can_charge=stay_charge),
+                exposure(state, unit, here, w),
+            )
+        before, exposed = (float(v) for v in memo[key])
+        threat = exposure(state, unit, xy, w) - exposed
         return held + drive + w.now * (now - before) - threat
 
     def _objectives(self, state: GameState, side: int) -> float:
@@ -807,6 +899,10 @@ class AosEvaluation:
     def _best_run(self, state: GameState, unit: UnitState, limit: float) -> float:
         from openwar.rulesets.aos.menu import move_points
 
+        memo = _memo(state)
+        key = ("best_run", unit.id, limit)
+        if key in memo:
+            return float(memo[key])
         stay_shoot, stay_charge = self._stay_flags(state, unit)
         best = 0.0
         for point in move_points(state, unit, limit, "run"):
@@ -814,6 +910,7 @@ class AosEvaluation:
             gain = self._position_gain(state, unit, xy, can_shoot=False, can_charge=False,
                                        stay_shoot=stay_shoot, stay_charge=stay_charge)  # fmt: skip
             best = max(best, gain)
+        memo[key] = best
         return best
 
     def _run(self, state: GameState, action: Action) -> float:
