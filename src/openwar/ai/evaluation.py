@@ -34,7 +34,7 @@ class Evaluation(Protocol):
         ...
 
 
-EVALUATIONS = {"openwar": "openwar.ai.openwar_eval"}
+EVALUATIONS = {"openwar": "openwar.ai.openwar_eval", "aos": "openwar.ai.aos_eval"}
 
 
 def evaluation_for(ruleset: str) -> Evaluation:

@@ -26,7 +26,8 @@ class HeuristicPlayer:
     def values(self, state: GameState, menu: list[Action]) -> list[float]:
         """The evaluation's value of each action of ``menu``."""
         judge = self.evaluation or evaluation_for(state.ruleset)
-        return [judge.action_value(state, action) for action in menu]
+        with state.reading():  # facts about the state are remembered across the menu
+            return [judge.action_value(state, action) for action in menu]
 
     def choose(self, state: GameState, menu: list[Action]) -> Action:
         if len(menu) == 1:

@@ -15,6 +15,7 @@ from functools import lru_cache
 import numpy as np
 from shapely.geometry import Point, Polygon
 
+from openwar.ai.common import army_points, initial_size
 from openwar.engine.actions import Action
 from openwar.engine.game import legal_actions
 from openwar.engine.space import centroid, gaps
@@ -65,10 +66,6 @@ NOTHING = Forecast(0.0, 0.0, 0.0)
 
 
 # -- what units are worth ------------------------------------------------------------------
-def initial_size(state: GameState, unit_id: str) -> int:
-    return int(np.count_nonzero(state.unit_of == state.unit_index(unit_id)))
-
-
 def loss(
     state: GameState,
     unit: UnitState,
@@ -303,11 +300,6 @@ def rounds_to_score(state: GameState) -> int:
     """Ends of rounds still to come, this round's included (objectives score at each)."""
     total = int(state.board.get("rounds", battle_rules().rounds))
     return max(total - max(state.round, 1) + 1, 0)
-
-
-def army_points(state: GameState) -> float:
-    """The mean points of the two armies as they started (the scale of the battle)."""
-    return max(sum(u.points for u in state.units) / 2.0, 1.0)
 
 
 def stake(state: GameState, w: Weights = WEIGHTS) -> float:

@@ -23,8 +23,13 @@ from openwar.ai.stats import wilson
 from openwar.battles import load_setup, make_players, start
 from openwar.engine.game import apply, legal_actions, outcome
 
-SAMPLES = Path(__file__).resolve().parents[3] / "examples" / "armies" / "openwar"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "armies"
+SAMPLES = EXAMPLES / "openwar"
 SAMPLE_ARMIES = (SAMPLES / "iron_road_legion.yaml", SAMPLES / "hearthhold_lodge.yaml")
+RULESET_ARMIES = {
+    "openwar": SAMPLE_ARMIES,
+    "aos": (EXAMPLES / "aos" / "gilded_vanguard.yaml", EXAMPLES / "aos" / "ember_court.yaml"),
+}
 MATCHUPS = (("heuristic", "random", 0.90), ("search", "heuristic", 0.60))
 
 
@@ -84,7 +89,7 @@ def play_game(game: Game) -> GameResult:
     setup = load_setup((army, army), None, game.seed)
     state, _ = start(setup)
     names = (game.first, game.second) if game.side == 0 else (game.second, game.first)
-    players = make_players(names, game.seed)
+    players = make_players(names, game.seed, setup.ruleset)
     decisions, seconds = [0, 0], [0.0, 0.0]
     while outcome(state) is None:
         menu = legal_actions(state)
@@ -120,6 +125,7 @@ def run(
     matchups: Iterable[tuple[str, str, float]] = MATCHUPS,
     armies: tuple[Path, ...] = SAMPLE_ARMIES,
     console: Console | None = None,
+    ruleset: str = "openwar",
 ) -> list[MatchFigures]:
     console = console or Console()
     figures = []
@@ -131,7 +137,7 @@ def run(
             console.print(_line(result), highlight=False)
         console.print(f"  {first} vs {second}: {time.perf_counter() - began:.0f} s", style="dim")
         figures.append(match)
-    console.print(table(figures))
+    console.print(table(figures, ruleset))
     return figures
 
 
@@ -141,8 +147,9 @@ def _line(r: GameResult) -> str:
             f"{r.result} {r.scores[0]}-{r.scores[1]}")  # fmt: skip
 
 
-def table(figures: list[MatchFigures]) -> Table:
-    out = Table(title="AI mirror matches (win rate of the first player, Wilson 95%)",
+def table(figures: list[MatchFigures], ruleset: str = "openwar") -> Table:
+    where = "" if ruleset == "openwar" else f" of {ruleset}"
+    out = Table(title=f"AI mirror matches{where} (win rate of the first player, Wilson 95%)",
                 title_justify="left")  # fmt: skip
     for column in ("matchup", "battles", "won", "drawn", "lost", "stuck", "win rate", "95% CI",
                    "goal", "ms/decision"):  # fmt: skip

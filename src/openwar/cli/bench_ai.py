@@ -14,11 +14,18 @@ def bench_ai(
     ] = 20,
     seed: Annotated[int, typer.Option(min=0, help="Root seed of the battles.")] = 0,
     workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
+    ruleset: Annotated[
+        str, typer.Option(help="Ruleset whose sample armies play: openwar or aos.")
+    ] = "openwar",
 ) -> None:
     """Heuristic vs random and search vs heuristic: win rates with Wilson 95% intervals.
 
-    Example: openwar bench ai -n 40 --workers 2
+    Example: openwar bench ai -n 40 --workers 2 --ruleset aos
     """
-    from openwar.bench.ai import run
+    from openwar.bench.ai import RULESET_ARMIES, run
+    from openwar.errors import OpenWarError
 
-    run(battles, seed, workers)
+    if ruleset not in RULESET_ARMIES:
+        known = ", ".join(RULESET_ARMIES)
+        raise OpenWarError(f"no sample armies for ruleset {ruleset!r} (expected one of: {known})")
+    run(battles, seed, workers, armies=RULESET_ARMIES[ruleset], ruleset=ruleset)

@@ -30,6 +30,7 @@ from openwar.rulesets.aos.wounds import allocate, policies, roll_expr, templates
 class WeaponUse:
     weapon: dict[str, Any]
     attacks: int
+    models: int = 0  # how many models attack with it (the AI builds exact attack counts)
 
 
 def visible(
@@ -130,6 +131,7 @@ def attackers(
             key = weapon["name"] if weapon is base else f"{weapon['name']}|{sorted(weapon.items())}"
             use = found.setdefault(key, WeaponUse(weapon_for(state, unit_id, weapon), 0))
             use.attacks += max(count, 0)
+            use.models += 1
     return [u for u in found.values() if u.attacks > 0]
 
 

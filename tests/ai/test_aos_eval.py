@@ -1,0 +1,214 @@
+"""The Age of Sigmar evaluation: exact odds, charges, objectives, positions, whole battles."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from openwar.ai import HeuristicPlayer, SearchPlayer, evaluation_for
+from openwar.ai.aos_eval import (
+    EVALUATION,
+    TWO_D6,
+    actual_uses,
+    charge_odds,
+    holders,
+    judge,
+    objective_value,
+    pooled_damage,
+    stake,
+    wound_value,
+)
+from openwar.battles import fight_battle, load_setup, start
+from openwar.bench.ai import RULESET_ARMIES, games, play_game
+from openwar.dice.allocation import slain_pooled
+from openwar.dice.notation import parse_dice
+from openwar.dice.pmf import mean
+from openwar.engine.actions import Action
+from openwar.engine.game import apply, legal_actions, outcome
+from openwar.engine.state import GameState
+from openwar.rulesets.aos.odds import AosAttack, attack_odds
+from rulesets.aos.kit import battle, in_phase, line, place, profile, unit, weapon
+
+SPEAR = weapon("Spear", rng=2, attacks=2, hit=3, wound=4, rend=-1, damage="D3")
+
+
+def duel(target_save: int | None = 4, target_size: int = 5, wounds: int = 2) -> GameState:
+    """Five spearmen in base contact with a unit of ``target_size`` models."""
+    ours = unit("a", 5, profile(melee=[SPEAR], bravery=10))
+    theirs = unit("b", target_size, profile(save=target_save, wounds=wounds, bravery=10))
+    state = battle([ours], [theirs])
+    place(state, "a", line(10.0, 20.0, 5))
+    place(state, "b", line(10.0, 21.0, target_size))
+    return in_phase(state, "combat")
+
+
+def test_expected_damage_is_the_odds_modules_distribution() -> None:
+    state = duel()
+    uses = actual_uses(state, "a", "b", missile=False)
+    assert [(w["name"], str(count)) for w, count in uses] == [("Spear", "10")]
+    pmf = pooled_damage(state, "a", "b", uses, missile=False)
+    exact = attack_odds(AosAttack(attacks=parse_dice(10), hit=3, wound=4, rend=-1,
+                                  damage=parse_dice("D3"), save=4))  # fmt: skip
+    assert np.allclose(pmf, exact.distribution)
+    # models slain: the pooled allocation of the odds module, 2 wounds a model, 5 models
+    forecast = judge(state, "b", pmf)
+    assert forecast.slain == pytest.approx(mean(slain_pooled(exact.distribution, 2, 5)))
+    assert forecast.damage == pytest.approx(exact.mean)
+
+
+def test_a_wounded_model_dies_first() -> None:
+    fresh, hurt = duel(), duel()
+    hurt.unit("b").tokens["damage"] = 1
+    hurt.unit("b").flags["wounded"] = int(hurt.on_table("b")[0])
+    one = np.array([0.0, 1.0])  # exactly one wound
+    assert judge(fresh, "b", one).slain == 0.0
+    assert judge(hurt, "b", one).slain == 1.0
+    assert judge(hurt, "b", one).value > judge(fresh, "b", one).value
+
+
+def test_fighting_a_weaker_target_is_worth_more() -> None:
+    soft, hard = duel(target_save=None), duel(target_save=3)
+    fight = Action("fight", 0, "a", target="b")
+    assert EVALUATION.action_value(soft, fight) > EVALUATION.action_value(hard, fight) > 0.0
+
+
+def charge_state() -> GameState:
+    """Spearmen 6" from an unarmoured unit and 6" from an armoured one of the same points."""
+    ours = unit("a", 10, profile(melee=[SPEAR], bravery=10))
+    soft = unit("b", 5, profile(save=None, bravery=10))
+    hard = unit("c", 5, profile(save=3, bravery=10))
+    state = battle([ours], [soft, hard])
+    place(state, "a", line(20.0, 20.0, 10))
+    place(state, "b", line(20.0, 26.98, 5))
+    place(state, "c", line(30.0, 14.02, 5))  # below: as far from a's models as b is
+    return in_phase(state, "charge")
+
+
+def test_a_charge_that_kills_more_is_worth_more_and_is_taken() -> None:
+    state = charge_state()
+    soft = EVALUATION.charge_value(state, "a", "b", 12.0)
+    hard = EVALUATION.charge_value(state, "a", "c", 12.0)
+    assert soft > hard
+    state.extra["pending"] = {"kind": "charge", "unit": "a", "roll": 9, "rerolled": False}
+    menu = legal_actions(state)
+    assert {a.target for a in menu} >= {"b", "c"}
+    assert HeuristicPlayer().choose(state, menu).target == "b"
+
+
+def test_charge_odds_are_the_exact_2d6_odds() -> None:
+    state = charge_state()
+    assert charge_odds(state, 7.25) == pytest.approx(21 / 36)  # 2D6 >= 7
+    assert charge_odds(state, 2.0) == pytest.approx(1.0)
+    assert charge_odds(state, 13.0) == 0.0  # beyond 12": no charge
+    assert float(TWO_D6.sum()) == pytest.approx(1.0)
+    declare = Action("charge", 0, "a")
+    assert (
+        0.0
+        < EVALUATION.action_value(state, declare)
+        < EVALUATION.charge_value(state, "a", "b", 12.0)
+    )
+
+
+def objective_state() -> GameState:
+    """A unit 9" from a Field of Glory objective, the enemy far off."""
+    ours = unit("a", 5, profile(move=5))
+    theirs = unit("b", 5, profile())
+    state = battle([ours], [theirs])
+    place(state, "a", line(10.0, 10.0, 5))
+    place(state, "b", line(60.0, 40.0, 5))
+    state.board.update(victory="Field of Glory", objectives=[[12.0, 19.0]])
+    state.extra["objectives"], state.extra["control"] = [[12.0, 19.0]], [None]
+    return in_phase(state, "movement")
+
+
+def test_a_move_that_takes_an_objective_beats_one_that_does_not() -> None:
+    state = objective_state()
+    moves = [a for a in legal_actions(state) if a.kind == "move" and a.point is not None]
+    mark = np.asarray([12.0, 19.0])
+    to_objective = min(moves, key=lambda a: float(np.hypot(*(np.asarray(a.point) - mark))))
+    elsewhere = max(moves, key=lambda a: float(np.hypot(*(np.asarray(a.point) - mark))))
+    members = state.on_table("a")
+    shifted = state.pos[members] + (np.asarray(to_objective.point) - state.pos[members].mean(0))
+    assert holders(state, 0) == [0.0] and holders(state, 0, members, shifted) == [1.0]
+    value = {a: EVALUATION.action_value(state, a) for a in (to_objective, elsewhere)}
+    assert value[to_objective] > value[elsewhere]
+    # nothing to shoot or charge: it moves there, or runs to make the objective safer
+    chosen = HeuristicPlayer().choose(state, legal_actions(state))
+    assert chosen in (to_objective, Action("run", 0, "a"))
+
+
+def test_an_objective_is_worth_more_when_the_rival_cannot_retake_it() -> None:
+    state = objective_state()
+    state.extra["control"] = [0]
+    safe = objective_value(state, 0)
+    assert 0.0 < safe < stake(state)
+    place(state, "b", line(12.0, 30.0, 5))  # the enemy could now run onto it
+    assert objective_value(state, 0) < safe
+
+
+def test_more_enemy_points_destroyed_is_a_better_position() -> None:
+    state = duel()
+    before = EVALUATION.position_value(state, 0)
+    assert before == pytest.approx(-EVALUATION.position_value(state, 1))
+    after = state.clone()
+    after.alive[after.members("b")[:2]] = False
+    assert before < EVALUATION.position_value(after, 0)
+    after.alive[after.members("b")] = False
+    after.extra["destroyed"].append("b")
+    gained = EVALUATION.position_value(after, 0) - before
+    assert gained >= after.unit("b").points  # all of a destroyed unit's points
+
+
+def test_first_blood_scores_slain_wounds() -> None:
+    state = duel()
+    assert state.board["victory"] == "First Blood"
+    lead = state.clone()
+    lead.extra["slain_wounds"] = [3, 0]
+    gain = EVALUATION.position_value(lead, 0) - EVALUATION.position_value(state, 0)
+    assert gain == pytest.approx(3 * wound_value(state))
+
+
+def test_rollout_menu_is_part_of_the_legal_menu() -> None:
+    state = objective_state()
+    menu = legal_actions(state)
+    part = EVALUATION.rollout_menu(state)
+    assert part and set(part) <= set(menu) and Action("end_phase", 0) in part
+
+
+# -- whole battles ---------------------------------------------------------------------------
+def _battle_hash(players: tuple[str, str], seed: int) -> tuple[str, int | None]:
+    army = RULESET_ARMIES["aos"][1]
+    record = fight_battle(load_setup((army, army), None, seed), players)
+    result = outcome(record.final)
+    assert result is not None
+    return record.final.state_hash(), result.winner
+
+
+def test_heuristic_plays_a_whole_aos_battle_deterministically() -> None:
+    assert evaluation_for("aos") is EVALUATION
+    first = _battle_hash(("heuristic", "random"), 5)
+    assert first == _battle_hash(("heuristic", "random"), 5)
+
+
+def test_search_plays_a_whole_aos_battle_deterministically() -> None:
+    army = RULESET_ARMIES["aos"][0]
+    hashes = []
+    for _ in range(2):
+        state, _ = start(load_setup((army, army), None, 2))
+        players = (SearchPlayer(3, candidates=2, rollouts=1, horizon=3), HeuristicPlayer(4))
+        while outcome(state) is None:
+            menu = legal_actions(state)
+            action = players[state.active].choose(state, menu)
+            assert action in menu
+            state = apply(state, action)[0]
+        hashes.append(state.state_hash())
+    assert hashes[0] == hashes[1]
+
+
+def test_bench_plays_aos_mirror_matches() -> None:
+    work = games("heuristic", "random", 2, seed=1, armies=(Path(RULESET_ARMIES["aos"][0]),))
+    results = [play_game(g) for g in work]
+    assert all(r.result in ("win", "draw", "loss") for r in results)
+    assert all(r.decisions[0] > 0 for r in results)
