@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from openwar.ai.openwar_eval import (
     EVALUATION,
+    control_margins,
+    hold_chance,
     holders,
     objective_value,
     objective_worths,
@@ -54,8 +57,11 @@ def test_casualties_on_an_objective_count_for_its_holder() -> None:
     state.board.update(victory=victory.PRIZE, objectives=[[45.0, 62.0]])
     assert holders(state, 0) == [-1.0]
     assert holders(state, 0, thinned=("b1", 0.0)) == [0.0]
-    gain = objective_value(state, 0, thinned=("b1", 0.0)) - objective_value(state, 0)
-    assert gain == stake(state)
+    assert objective_value(state, 0, thinned=("b1", 0.0)) == 0.0  # nobody holds it
+    margin = control_margins(state, 0)[0]
+    assert margin < 0.0
+    assert objective_value(state, 0) == pytest.approx(hold_chance(margin) * stake(state))
+    assert -stake(state) < objective_value(state, 0) < 0.0
     assert EVALUATION.position_value(state, 0) < EVALUATION.position_value(state, 1)
 
 

@@ -48,6 +48,7 @@ class Weights:
     run_cost: float = 2.0  # Exhaustion: -1 to hit, no Run next order
     rest: float = 3.0  # a Hold that clears Exhaustion
     holding: float = 0.5  # share of an objective's worth added to the units standing on it
+    control_spread: float = 4.0  # miniatures: a margin this big holds an objective ~76% surely
 
 
 WEIGHTS = Weights()
@@ -329,6 +330,21 @@ def holders(
     """For each objective of :func:`live_points`: +1 held by ``side``, -1 by the enemy, 0 by
     nobody (OW-B14), with the miniatures ``moved`` standing at ``xy`` and the unit of
     ``thinned`` reduced to that share of its miniatures (an attack's expected survivors)."""
+    return [
+        0.0 if abs(m) < 1e-9 else float(np.sign(m))
+        for m in control_margins(state, side, moved, xy, thinned)
+    ]
+
+
+def control_margins(
+    state: GameState,
+    side: int,
+    moved: IntArray | None = None,
+    xy: FloatArray | None = None,
+    thinned: tuple[str, float] | None = None,
+) -> list[float]:
+    """For each objective of :func:`live_points`: ``side``'s miniatures within control range
+    less the enemy's (OW-B14), as :func:`holders` sees them."""
     points = live_points(state)
     if not points:
         return []
@@ -347,8 +363,15 @@ def holders(
         near = np.hypot(*(pos - np.asarray(point)).T) - state.radius <= control
         mine = float(weight[near & (sides == side)].sum())
         theirs = float(weight[near & (sides != side)].sum())
-        found.append(0.0 if abs(mine - theirs) < 1e-9 else float(np.sign(mine - theirs)))
+        found.append(mine - theirs)
     return found
+
+
+def hold_chance(margin: float, w: Weights = WEIGHTS) -> float:
+    """How surely a margin of miniatures holds an objective, from -1 (the enemy's) to +1:
+    a few miniatures more can be lost to one attack or outnumbered by one move, a margin of
+    ``w.control_spread`` and more is nearly safe."""
+    return float(np.tanh(margin / w.control_spread))
 
 
 def state_sides(state: GameState) -> IntArray:
@@ -410,12 +433,14 @@ def objective_value(
     state: GameState, side: int, moved: IntArray | None = None, xy: FloatArray | None = None,
     w: Weights = WEIGHTS, thinned: tuple[str, float] | None = None,
 ) -> float:  # fmt: skip
-    """The objectives' part of ``side``'s expected margin, in points: each objective held
-    (+) or held by the enemy (-) times its worth, and the condition's decisive patterns
-    (Invasion: both held; Loot and Plunder: objectives looted so far)."""
-    held = holders(state, side, moved, xy, thinned)
+    """The objectives' part of ``side``'s expected margin, in points: each objective's worth
+    times how surely we (+) or the enemy (-) hold it (:func:`hold_chance`), and the
+    condition's decisive patterns (Invasion: both held; Loot and Plunder: objectives looted
+    so far)."""
+    margins = control_margins(state, side, moved, xy, thinned)
+    held = [0.0 if abs(m) < 1e-9 else float(np.sign(m)) for m in margins]
     worths = objective_worths(state, side, w)
-    value = sum(h * v for h, v in zip(held, worths, strict=True))
+    value = sum(hold_chance(m, w) * v for m, v in zip(margins, worths, strict=True))
     name = victory.victory_name(state)
     if name == victory.INVASION and len(held) == 2 and held[0] == held[1] != 0:
         value += held[0] * stake(state, w)
