@@ -37,7 +37,8 @@ def unit_gaps(state: GameState, a: IntArray, b: IntArray) -> FloatArray:
     table = state.scratch.get("gaps")
     if table is None:
         table = state.scratch["gaps"] = gap_table(state)
-    return np.asarray(table[a][:, b], dtype=np.float64)
+    found: FloatArray = table[a[:, None], b]
+    return found
 
 
 def gap_table(state: GameState) -> FloatArray:

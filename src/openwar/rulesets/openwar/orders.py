@@ -127,11 +127,13 @@ def contact(
     blocked, or farther than ``limit``): one answer for every allowance up to ``limit``."""
     ours, theirs = state.on_table(unit_id), state.on_table(target_id)
     gap = unit_gaps(state, ours, theirs)
-    i, j = np.unravel_index(int(np.argmin(gap)), gap.shape)
+    i, j = divmod(int(gap.argmin()), len(theirs))
+    travel = float(gap[i, j])
+    if travel > limit:
+        return travel, None
     direction = state.pos[theirs[j]] - state.pos[ours[i]]
     length = float(np.hypot(*direction))
-    travel = float(gap[i, j])
-    if length == 0.0 or travel > limit:
+    if length == 0.0:
         return travel, None
     return travel, _contact_end(state, ours, theirs, direction / length * travel)
 
