@@ -241,9 +241,10 @@ class GameState:
         return self._side_units(side, alive)
 
     def _side_units(self, side: int, alive: bool) -> list[UnitState]:
-        return [
-            u for u in self.units if u.side == side and (not alive or not self.is_destroyed(u.id))
-        ]
+        if not alive:
+            return [u for u in self.units if u.side == side]
+        sizes = np.bincount(self.unit_of[self.alive], minlength=len(self.units)).tolist()
+        return [u for u, size in zip(self.units, sizes, strict=True) if u.side == side and size]
 
     @contextmanager
     def reading(self) -> Iterator[GameState]:

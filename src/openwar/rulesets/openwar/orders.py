@@ -163,10 +163,11 @@ def fight_move(state: GameState, unit_id: str, target_id: str) -> float:
     rules = battle_rules()
     theirs = state.on_table(target_id)
     furthest = 0.0
-    for mini in state.on_table(unit_id):
-        if len(theirs) == 0:
-            break
-        gap = unit_gaps(state, np.array([mini]), theirs)[0]
+    if len(theirs) == 0:
+        return furthest
+    ours = state.on_table(unit_id)
+    # each miniature's gaps before its own step: the earlier steps moved neither it nor the target
+    for mini, gap in zip(ours, unit_gaps(state, ours, theirs), strict=True):
         j = int(np.argmin(gap))
         if gap[j] <= rules.contact:
             continue
