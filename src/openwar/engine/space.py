@@ -146,9 +146,9 @@ def furthest_translation(state: GameState, movers: IntArray, shift: FloatArray) 
     travel = max(limit, 0.0)
     near = group.near_path(ux * travel, uy * travel)
     if len(near):
+        offsets, clearances = group.pairs
         limit = min(
-            limit,
-            _first_contact(group.xy, group.r, group.rest_xy[near], group.rest_r[near], u),
+            limit, _first_contact(offsets.take(near, axis=1), clearances.take(near, axis=1), u)
         )
     found = u * max(limit, 0.0)
     if memo is not None:
@@ -306,6 +306,16 @@ class MovingGroup:
         )
 
     @cached_property
+    def pairs(self) -> tuple[FloatArray, FloatArray]:
+        """Each base's offset from every other base, (n, m, 2), and the square of their centre
+        distance less the square of their touching distance, (n, m): what the first contact
+        of any straight move of the group needs (taken for the bases near its path)."""
+        offsets = self.xy[:, None, :] - self.rest_xy[None, :, :]
+        reach = self.r[:, None] + self.rest_r[None, :]
+        clearances = np.einsum("ijk,ijk->ij", offsets, offsets) - reach * reach
+        return offsets, clearances
+
+    @cached_property
     def circle(self) -> tuple[float, float, float]:
         """Centre and radius of a circle holding every base of the group."""
         middle = (np.asarray(self.low) + np.asarray(self.high)) / 2.0
@@ -346,13 +356,10 @@ class MovingGroup:
         return np.flatnonzero((self.rest_box >= box).all(axis=1))
 
 
-def _first_contact(
-    a_xy: FloatArray, a_r: FloatArray, b_xy: FloatArray, b_r: FloatArray, u: FloatArray
-) -> float:
-    d = a_xy[:, None, :] - b_xy[None, :, :]
-    reach = a_r[:, None] + b_r[None, :]
+def _first_contact(d: FloatArray, c: FloatArray, u: FloatArray) -> float:
+    """How far along the unit vector ``u`` the moving bases first touch the still ones, from
+    their offsets ``d`` (n, m, 2) and clearances ``c`` (n, m) (see :attr:`MovingGroup.pairs`)."""
     b = d @ u
-    c = np.einsum("ijk,ijk->ij", d, d) - reach * reach
     disc = b * b - c
     approaching = (disc >= 0.0) & (b < 0.0)
     t = np.where(approaching, -b - np.sqrt(np.maximum(disc, 0.0)), np.inf)
