@@ -1,6 +1,8 @@
 """Where miniatures are: formations, gaps between round bases, legal positions, coherency.
 
 All distances are between the closest points of bases (edge to edge), in the ruleset's unit.
+Rows of miniatures are gathered with ``take`` (the same rows as indexing with an array, a
+quicker call on the small arrays a battle has).
 """
 
 from __future__ import annotations
@@ -33,12 +35,13 @@ def unit_gaps(state: GameState, a: IntArray, b: IntArray) -> FloatArray:
     """Gaps between two sets of miniatures; while the state is only read, looked up in one
     table of every pair (the same numbers, computed once)."""
     if state.scratch is None:
-        return gaps(state.pos[a], state.radius[a], state.pos[b], state.radius[b])
+        return gaps(
+            state.pos.take(a, 0), state.radius.take(a), state.pos.take(b, 0), state.radius.take(b)
+        )
     table = state.scratch.get("gaps")
     if table is None:
         table = state.scratch["gaps"] = gap_table(state)
-    found: FloatArray = table[a[:, None], b]
-    return found
+    return np.asarray(table.take(a, 0).take(b, 1), dtype=np.float64)
 
 
 def gap_table(state: GameState) -> FloatArray:
@@ -133,7 +136,7 @@ def furthest_translation(state: GameState, movers: IntArray, shift: FloatArray) 
     memo = TranslationMemo.of(state)
     key = b""
     if memo is not None:
-        key = movers.tobytes() + state.pos[movers].tobytes() + shift.tobytes()
+        key = movers.tobytes() + state.pos.take(movers, 0).tobytes() + shift.tobytes()
         known = memo.results.get(key)
         if known is not None:
             if memo.used is not None:
@@ -283,7 +286,7 @@ class MovingGroup:
 
     @classmethod
     def build(cls, state: GameState, movers: IntArray) -> MovingGroup:
-        xy, r = state.pos[movers], state.radius[movers]
+        xy, r = state.pos.take(movers, 0), state.radius.take(movers)
         rest = others(state, movers)
         size = np.array([state.board["width"], state.board["depth"]], dtype=np.float64)
         reach = r[:, None]
@@ -291,7 +294,7 @@ class MovingGroup:
         back = (reach - xy).max(axis=0).tolist()
         low = (xy - reach).min(axis=0).tolist()
         high = (xy + reach).max(axis=0).tolist()
-        rest_xy, rest_r = state.pos[rest], state.radius[rest]
+        rest_xy, rest_r = state.pos.take(rest, 0), state.radius.take(rest)
         rest_reach = rest_r[:, None]
         rest_box = np.concatenate((rest_xy + rest_reach, rest_reach - rest_xy), axis=1)
         return cls(
@@ -395,11 +398,12 @@ def groups(state: GameState, members: IntArray, link: float) -> list[IntArray]:
 def centroid(state: GameState, members: IntArray) -> FloatArray:
     """The mean position of ``members`` (remembered while the state is only read)."""
     if state.scratch is None:
-        return np.asarray(state.pos[members].mean(axis=0), dtype=np.float64)
+        return np.asarray(state.pos.take(members, 0).mean(axis=0), dtype=np.float64)
     key = ("centroid", members.tobytes())
     found: FloatArray | None = state.scratch.get(key)
     if found is None:
-        found = state.scratch[key] = np.asarray(state.pos[members].mean(axis=0), dtype=np.float64)
+        found = np.asarray(state.pos.take(members, 0).mean(axis=0), dtype=np.float64)
+        state.scratch[key] = found
         found.flags.writeable = False
     return found
 

@@ -203,7 +203,7 @@ class GameState:
             found = self.scratch.get(key)
         if found is None:
             members = self.on_table(unit_id)
-            found = (unit_id, members.tobytes(), self.pos[members].tobytes())
+            found = (unit_id, members.tobytes(), self.pos.take(members, 0).tobytes())
             if self.scratch is not None:
                 self.scratch[key] = found
         return found
