@@ -46,9 +46,9 @@ def _shooters(
     reach = _reach(state, unit_id, ours)
     gap = unit_gaps(state, ours, theirs)
     in_range = gap <= reach[:, None] + 1e-9
-    rows, cols = np.flatnonzero(in_range.any(axis=1)), np.flatnonzero(in_range.any(axis=0))
-    if len(rows) == 0:
+    if not in_range.any():
         return []
+    rows, cols = np.flatnonzero(in_range.any(axis=1)), np.flatnonzero(in_range.any(axis=0))
     seen = np.zeros_like(in_range)
     seen[np.ix_(rows, cols)] = visible(state, ours[rows], theirs[cols])
     pairs = []
