@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import yaml
@@ -9,15 +10,20 @@ import yaml
 from openwar.armies.model import ArmyList
 from openwar.errors import OpenWarError
 from openwar.rulesets.problems import validate_doc
-from openwar.rulesets.sources import YamlDoc, YamlReadError, read_yaml_file, read_yaml_text
+from openwar.rulesets.sources import YamlDoc, YamlReadError, read_text_file, read_yaml_text
 
 
 class ArmyFileError(OpenWarError):
     """An army file cannot be read, is not YAML, or does not have an army list's shape."""
 
 
+@functools.lru_cache(maxsize=32)
 def parse_army(text: str, file: str) -> ArmyList:
-    """Parse army-list YAML ``text``; ``file`` names it in messages."""
+    """Parse army-list YAML ``text``; ``file`` names it in messages.
+
+    The same text is parsed once per process (a bench, a sweep or a session plays battle
+    after battle with the same armies): the army returned is shared, so it must not be
+    changed (``model_copy`` makes a changed one)."""
     try:
         doc = read_yaml_text(text, file)
     except YamlReadError as exc:
@@ -28,10 +34,10 @@ def parse_army(text: str, file: str) -> ArmyList:
 def load_army(path: Path) -> ArmyList:
     """Read an army-list file (at most 1 MB)."""
     try:
-        doc = read_yaml_file(path)
+        text = read_text_file(path)
     except YamlReadError as exc:
         raise ArmyFileError(str(exc)) from exc
-    return _validated(str(path), doc)
+    return parse_army(text, str(path))
 
 
 def _validated(file: str, doc: YamlDoc) -> ArmyList:

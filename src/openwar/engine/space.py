@@ -1,6 +1,8 @@
 """Where miniatures are: formations, gaps between round bases, legal positions, coherency.
 
 All distances are between the closest points of bases (edge to edge), in the ruleset's unit.
+Rows of miniatures are gathered with ``take`` (the same rows as indexing with an array, a
+quicker call on the small arrays a battle has).
 """
 
 from __future__ import annotations
@@ -33,11 +35,13 @@ def unit_gaps(state: GameState, a: IntArray, b: IntArray) -> FloatArray:
     """Gaps between two sets of miniatures; while the state is only read, looked up in one
     table of every pair (the same numbers, computed once)."""
     if state.scratch is None:
-        return gaps(state.pos[a], state.radius[a], state.pos[b], state.radius[b])
+        return gaps(
+            state.pos.take(a, 0), state.radius.take(a), state.pos.take(b, 0), state.radius.take(b)
+        )
     table = state.scratch.get("gaps")
     if table is None:
         table = state.scratch["gaps"] = gap_table(state)
-    return np.asarray(table[a][:, b], dtype=np.float64)
+    return np.asarray(table.take(a, 0).take(b, 1), dtype=np.float64)
 
 
 def gap_table(state: GameState) -> FloatArray:
@@ -132,26 +136,26 @@ def furthest_translation(state: GameState, movers: IntArray, shift: FloatArray) 
     memo = TranslationMemo.of(state)
     key = b""
     if memo is not None:
-        key = movers.tobytes() + state.pos[movers].tobytes() + shift.tobytes()
+        key = movers.tobytes() + state.pos.take(movers, 0).tobytes() + shift.tobytes()
         known = memo.results.get(key)
         if known is not None:
             if memo.used is not None:
                 memo.used.append((key, known))
             return known.copy()
     u = shift / length
+    ux, uy = u.tolist()
     group = MovingGroup.of(state, movers)
-    limit = length_limit = min(length, group.edge_limit(u))
-    low, high = group.swept(u * max(limit, 0.0))
-    near = group.near(low, high)
+    limit = length_limit = min(length, group.edge_limit(ux, uy))
+    travel = max(limit, 0.0)
+    near = group.near_path(ux * travel, uy * travel)
     if len(near):
+        offsets, clearances = group.pairs
         limit = min(
-            limit,
-            _first_contact(group.xy, group.r, group.rest_xy[near], group.rest_r[near], u),
+            limit, _first_contact(offsets.take(near, axis=1), clearances.take(near, axis=1), u)
         )
-    limit = max(limit, 0.0)
-    found = np.asarray(u * limit, dtype=np.float64)
+    found = u * max(limit, 0.0)
     if memo is not None:
-        memo.remember(key, found.copy(), group.lane(u, max(length_limit, 0.0)))
+        memo.remember(key, found.copy(), group.lane(ux, uy, max(length_limit, 0.0)))
     return found
 
 
@@ -263,13 +267,12 @@ class MovingGroup:
 
     xy: FloatArray
     r: FloatArray
-    low: FloatArray  # bounding box of the bases
-    high: FloatArray
+    low: tuple[float, float]  # bounding box of the bases
+    high: tuple[float, float]
     room: tuple[float, float, float, float]  # min (size - r - x), max (r - x), per axis
     rest_xy: FloatArray
     rest_r: FloatArray
-    rest_low: FloatArray  # the other bases' bounding boxes
-    rest_high: FloatArray
+    rest_box: FloatArray  # the other bases' boxes, (n, 4): high x, high y, -low x, -low y
 
     @classmethod
     def of(cls, state: GameState, movers: IntArray) -> MovingGroup:
@@ -283,76 +286,83 @@ class MovingGroup:
 
     @classmethod
     def build(cls, state: GameState, movers: IntArray) -> MovingGroup:
-        xy, r = state.pos[movers], state.radius[movers]
+        xy, r = state.pos.take(movers, 0), state.radius.take(movers)
         rest = others(state, movers)
-        width, depth = state.board["width"], state.board["depth"]
-        room = (
-            float((width - r - xy[:, 0]).min()),
-            float((r - xy[:, 0]).max()),
-            float((depth - r - xy[:, 1]).min()),
-            float((r - xy[:, 1]).max()),
+        size = np.array([state.board["width"], state.board["depth"]], dtype=np.float64)
+        reach = r[:, None]
+        far = (size - reach - xy).min(axis=0).tolist()
+        back = (reach - xy).max(axis=0).tolist()
+        low = (xy - reach).min(axis=0).tolist()
+        high = (xy + reach).max(axis=0).tolist()
+        rest_xy, rest_r = state.pos.take(rest, 0), state.radius.take(rest)
+        rest_reach = rest_r[:, None]
+        rest_box = np.concatenate((rest_xy + rest_reach, rest_reach - rest_xy), axis=1)
+        return cls(
+            xy,
+            r,
+            (low[0], low[1]),
+            (high[0], high[1]),
+            (far[0], back[0], far[1], back[1]),
+            rest_xy,
+            rest_r,
+            rest_box,
         )
-        low = (xy - r[:, None]).min(axis=0)
-        high = (xy + r[:, None]).max(axis=0)
-        rest_xy, rest_r = state.pos[rest], state.radius[rest]
-        reach = rest_r[:, None]
-        return cls(xy, r, low, high, room, rest_xy, rest_r, rest_xy - reach, rest_xy + reach)
+
+    @cached_property
+    def pairs(self) -> tuple[FloatArray, FloatArray]:
+        """Each base's offset from every other base, (n, m, 2), and the square of their centre
+        distance less the square of their touching distance, (n, m): what the first contact
+        of any straight move of the group needs (taken for the bases near its path)."""
+        offsets = self.xy[:, None, :] - self.rest_xy[None, :, :]
+        reach = self.r[:, None] + self.rest_r[None, :]
+        clearances = np.einsum("ijk,ijk->ij", offsets, offsets) - reach * reach
+        return offsets, clearances
 
     @cached_property
     def circle(self) -> tuple[float, float, float]:
         """Centre and radius of a circle holding every base of the group."""
-        middle = (self.low + self.high) / 2.0
+        middle = (np.asarray(self.low) + np.asarray(self.high)) / 2.0
         spread = (np.sqrt(((self.xy - middle) ** 2).sum(axis=1)) + self.r).max()
         return float(middle[0]), float(middle[1]), float(spread)
 
-    def edge_limit(self, u: FloatArray) -> float:
-        """How far the group goes along ``u`` before a base crosses the table edge (the
-        minimum over bases of the same quotient: dividing is monotonic, so taken once)."""
+    def edge_limit(self, ux: float, uy: float) -> float:
+        """How far the group goes along the unit vector (``ux``, ``uy``) before a base crosses
+        the table edge (the minimum over bases of the same quotient: dividing is monotonic, so
+        taken once)."""
         best = np.inf
-        for axis in (0, 1):
-            step = float(u[axis])
+        for axis, step in enumerate((ux, uy)):
             if step > 1e-12:
                 best = min(best, self.room[2 * axis] / step)
             elif step < -1e-12:
                 best = min(best, self.room[2 * axis + 1] / step)
         return float(best)
 
-    def lane(self, u: FloatArray, travel: float) -> tuple[float, ...]:
-        """A strip holding all the group sweeps moving ``travel`` along the unit vector ``u``,
-        as (u_x, u_y, along_min, along_max, across_min, across_max), with a margin: the only
-        place where another base can stop the move (the strip of the group's enclosing
-        circle, cheaper than the bases' own and never narrower)."""
-        ux, uy = float(u[0]), float(u[1])
+    def lane(self, ux: float, uy: float, travel: float) -> tuple[float, ...]:
+        """A strip holding all the group sweeps moving ``travel`` along the unit vector
+        (``ux``, ``uy``), as (u_x, u_y, along_min, along_max, across_min, across_max), with a
+        margin: the only place where another base can stop the move (the strip of the
+        group's enclosing circle, cheaper than the bases' own and never narrower)."""
         cx, cy, spread = self.circle
         along, across = cx * ux + cy * uy, cy * ux - cx * uy
         reach = spread + LANE_MARGIN
         return (ux, uy, along - reach, along + reach + travel, across - reach, across + reach)
 
-    def near_path(self, shift: FloatArray) -> IntArray:
-        """The other bases the group's bounding box, swept along ``shift`` (plus a margin),
-        touches. Leaving the rest out changes no first contact: they are met later than
-        ``shift``'s end, if ever."""
-        return self.near(*self.swept(shift))
-
-    def swept(self, shift: FloatArray) -> tuple[FloatArray, FloatArray]:
-        """The group's bounding box swept along ``shift``, plus a margin."""
-        low = self.low + np.minimum(shift, 0.0) - SWEEP_MARGIN
-        high = self.high + np.maximum(shift, 0.0) + SWEEP_MARGIN
-        return low, high
-
-    def near(self, low: FloatArray, high: FloatArray) -> IntArray:
-        """The other bases whose bounding boxes touch the box from ``low`` to ``high``."""
-        near = ((self.rest_high >= low) & (self.rest_low <= high)).all(axis=1)
-        return np.flatnonzero(near)
+    def near_path(self, dx: float, dy: float) -> IntArray:
+        """The other bases whose bounding boxes touch the group's bounding box swept along
+        (``dx``, ``dy``), plus a margin. Leaving the rest out changes no first contact: they
+        are met later than the shift's end, if ever."""
+        low_x = self.low[0] + min(dx, 0.0) - SWEEP_MARGIN
+        low_y = self.low[1] + min(dy, 0.0) - SWEEP_MARGIN
+        high_x = self.high[0] + max(dx, 0.0) + SWEEP_MARGIN
+        high_y = self.high[1] + max(dy, 0.0) + SWEEP_MARGIN
+        box = np.array((low_x, low_y, -high_x, -high_y))
+        return np.flatnonzero((self.rest_box >= box).all(axis=1))
 
 
-def _first_contact(
-    a_xy: FloatArray, a_r: FloatArray, b_xy: FloatArray, b_r: FloatArray, u: FloatArray
-) -> float:
-    d = a_xy[:, None, :] - b_xy[None, :, :]
-    reach = a_r[:, None] + b_r[None, :]
+def _first_contact(d: FloatArray, c: FloatArray, u: FloatArray) -> float:
+    """How far along the unit vector ``u`` the moving bases first touch the still ones, from
+    their offsets ``d`` (n, m, 2) and clearances ``c`` (n, m) (see :attr:`MovingGroup.pairs`)."""
     b = d @ u
-    c = np.einsum("ijk,ijk->ij", d, d) - reach * reach
     disc = b * b - c
     approaching = (disc >= 0.0) & (b < 0.0)
     t = np.where(approaching, -b - np.sqrt(np.maximum(disc, 0.0)), np.inf)
@@ -388,11 +398,12 @@ def groups(state: GameState, members: IntArray, link: float) -> list[IntArray]:
 def centroid(state: GameState, members: IntArray) -> FloatArray:
     """The mean position of ``members`` (remembered while the state is only read)."""
     if state.scratch is None:
-        return np.asarray(state.pos[members].mean(axis=0), dtype=np.float64)
+        return np.asarray(state.pos.take(members, 0).mean(axis=0), dtype=np.float64)
     key = ("centroid", members.tobytes())
     found: FloatArray | None = state.scratch.get(key)
     if found is None:
-        found = state.scratch[key] = np.asarray(state.pos[members].mean(axis=0), dtype=np.float64)
+        found = np.asarray(state.pos.take(members, 0).mean(axis=0), dtype=np.float64)
+        state.scratch[key] = found
         found.flags.writeable = False
     return found
 

@@ -194,6 +194,20 @@ class GameState:
         everyone = self.lookup().members[self.unit_index(unit_id)]
         return everyone[self.alive[everyone] & self.deployed[everyone]]
 
+    def where(self, unit_id: str) -> tuple[str, bytes, bytes]:
+        """A unit's miniatures on the table and their positions, as a key for what depends
+        only on where the unit stands (kept while the state is read)."""
+        key = ("where", unit_id)
+        found: tuple[str, bytes, bytes] | None = None
+        if self.scratch is not None:
+            found = self.scratch.get(key)
+        if found is None:
+            members = self.on_table(unit_id)
+            found = (unit_id, members.tobytes(), self.pos.take(members, 0).tobytes())
+            if self.scratch is not None:
+                self.scratch[key] = found
+        return found
+
     def side_miniatures(self, side: int, *, same: bool = True) -> IntArray:
         """Miniatures on the table (alive and deployed) of ``side`` (or, not ``same``, of the
         other sides)."""
@@ -227,9 +241,10 @@ class GameState:
         return self._side_units(side, alive)
 
     def _side_units(self, side: int, alive: bool) -> list[UnitState]:
-        return [
-            u for u in self.units if u.side == side and (not alive or not self.is_destroyed(u.id))
-        ]
+        if not alive:
+            return [u for u in self.units if u.side == side]
+        sizes = np.bincount(self.unit_of[self.alive], minlength=len(self.units)).tolist()
+        return [u for u, size in zip(self.units, sizes, strict=True) if u.side == side and size]
 
     @contextmanager
     def reading(self) -> Iterator[GameState]:

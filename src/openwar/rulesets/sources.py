@@ -73,15 +73,14 @@ def read_yaml_text(text: str, file: str) -> YamlDoc:
     return YamlDoc(file, data, root)
 
 
-def read_yaml_file(path: Path, max_bytes: int = MAX_FILE_BYTES) -> YamlDoc:
-    """Read and parse a YAML file, refusing files larger than ``max_bytes``."""
+def read_text_file(path: Path, max_bytes: int = MAX_FILE_BYTES) -> str:
+    """Read a UTF-8 text file, refusing files larger than ``max_bytes``."""
     try:
         size = path.stat().st_size
         if size > max_bytes:
             raise YamlReadError(f"{path}: {size:,} bytes is over the {max_bytes:,}-byte limit")
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise YamlReadError(f"{path}: not UTF-8 text ({exc.reason})") from exc
     except OSError as exc:
         raise YamlReadError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
-    return read_yaml_text(text, str(path))

@@ -10,7 +10,7 @@ import pytest
 
 from openwar.battles import load_setup, make_players, start
 from openwar.engine.game import apply, legal_actions, outcome
-from openwar.engine.space import TranslationMemo, furthest_translation
+from openwar.engine.space import MovingGroup, TranslationMemo, furthest_translation
 
 ARMIES = Path(__file__).resolve().parents[3] / "examples" / "armies" / "openwar"
 SAMPLES = (ARMIES / "iron_road_legion.yaml", ARMIES / "hearthhold_lodge.yaml")
@@ -52,3 +52,27 @@ def test_a_remembered_move_is_forgotten_when_a_base_enters_its_lane() -> None:
     state.scratch = None
     assert blocked[0] < 15.0
     np.testing.assert_array_equal(blocked, furthest_translation(state, mover, shift))
+
+
+def test_a_group_s_pairs_are_those_of_the_bases_near_each_path() -> None:
+    """The offsets and clearances a moving group works out once for every other base are, for
+    the bases near a path, the very numbers worked out for those bases alone."""
+    setup = load_setup(SAMPLES, None, 2)
+    state, _ = start(setup)
+    state.deployed[:] = True
+    rng = np.random.default_rng(0)
+    state.pos[:] = rng.uniform(10.0, 80.0, size=state.pos.shape)
+    movers = state.on_table("a1")
+    group = MovingGroup.build(state, movers)
+    offsets, clearances = group.pairs
+    compared = 0
+    for angle in np.linspace(0.0, 2 * np.pi, 12, endpoint=False):
+        near = group.near_path(30.0 * np.cos(angle), 30.0 * np.sin(angle))
+        compared += len(near)
+        d = group.xy[:, None, :] - group.rest_xy[near][None, :, :]
+        reach = group.r[:, None] + group.rest_r[near][None, :]
+        np.testing.assert_array_equal(offsets.take(near, axis=1), d)
+        np.testing.assert_array_equal(
+            clearances.take(near, axis=1), np.einsum("ijk,ijk->ij", d, d) - reach * reach
+        )
+    assert compared > 0

@@ -241,8 +241,8 @@ def _remembered_enemy_orders(
     memo: dict[tuple[object, ...], tuple[list[Action], Used]]
     memo = state.lookup().memo.setdefault(ENEMY_ORDERS_MEMO, {})
     key = (
-        _where(state, unit.id),
-        _where(state, enemy.id),
+        state.where(unit.id),
+        state.where(enemy.id),
         orders.move_allowance(state, unit.id),
         bool(unit.tokens.get("exhaustion")),
         tuple(unit.flags.get("thrown", [])),
@@ -256,21 +256,6 @@ def _remembered_enemy_orders(
     if len(memo) >= ENEMY_ORDERS_MEMO_LIMIT:
         memo.clear()
     memo[key] = (found, list(used))
-    return found
-
-
-def _where(state: GameState, unit_id: str) -> tuple[str, bytes, bytes]:
-    """A unit's miniatures on the table and their positions, as a key (kept while the state
-    is read)."""
-    key = ("openwar.where", unit_id)
-    found: tuple[str, bytes, bytes] | None = None
-    if state.scratch is not None:
-        found = state.scratch.get(key)
-    if found is None:
-        members = state.on_table(unit_id)
-        found = (unit_id, members.tobytes(), state.pos[members].tobytes())
-        if state.scratch is not None:
-            state.scratch[key] = found
     return found
 
 
@@ -326,7 +311,7 @@ def _remembered_objective_moves(state: GameState, unit: UnitState) -> list[Actio
     their_xy, their_r = state.pos[theirs], state.radius[theirs][:, None]
     near = theirs[((their_xy + their_r >= low) & (their_xy - their_r <= high)).all(axis=1)]
     key = (
-        _where(state, unit.id),
+        state.where(unit.id),
         move,
         bool(unit.tokens.get("exhaustion")),
         tuple(objectives(state)),

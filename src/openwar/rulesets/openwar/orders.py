@@ -161,10 +161,11 @@ def contact(
     a friend that stands in its straight line."""
     ours, theirs = state.on_table(unit_id), state.on_table(target_id)
     gap = unit_gaps(state, ours, theirs)
-    order = np.argsort(gap, axis=None, kind="stable")[:CONTACT_TRIES]
-    shortest = float(gap.flat[order[0]])
-    for flat in order:
-        i, j = np.unravel_index(int(flat), gap.shape)
+    shortest = float(gap.min())
+    if shortest > limit:
+        return shortest, None
+    for flat in np.argsort(gap, axis=None, kind="stable")[:CONTACT_TRIES]:
+        i, j = divmod(int(flat), len(theirs))
         travel = float(gap[i, j])
         if travel > limit:
             break
@@ -203,10 +204,11 @@ def fight_move(state: GameState, unit_id: str, target_id: str) -> float:
     rules = battle_rules()
     theirs = state.on_table(target_id)
     furthest = 0.0
-    for mini in state.on_table(unit_id):
-        if len(theirs) == 0:
-            break
-        gap = unit_gaps(state, np.array([mini]), theirs)[0]
+    if len(theirs) == 0:
+        return furthest
+    ours = state.on_table(unit_id)
+    # each miniature's gaps before its own step: the earlier steps moved neither it nor the target
+    for mini, gap in zip(ours, unit_gaps(state, ours, theirs), strict=True):
         j = int(np.argmin(gap))
         if gap[j] <= rules.contact:
             continue

@@ -69,11 +69,10 @@ def _strength(state: GameState, unit_id: str) -> float:
 
 def _approach_score(state: GameState, unit_id: str, action: Action) -> float:
     assert action.point is not None
-    point = np.asarray(action.point)
-    goals = [np.asarray(o) for o in objectives(state)]
+    goals = objectives(state)
     enemies = orders.enemy_minis(state, state.unit(unit_id).side)
     before, ranged = _unit_facts(state, unit_id, goals, enemies)
-    after = _distance_to(point, goals, state, enemies)
+    after = _distance_to(action.point, goals, state, enemies)
     bonus = SCORES["objective"] if goals and action.target is None else SCORES["close"]
     run_penalty = 1.5 if action.kind == "run" else 0.0
     shooting = 2.0 if ranged and action.target else 0.0
@@ -81,7 +80,7 @@ def _approach_score(state: GameState, unit_id: str, action: Action) -> float:
 
 
 def _unit_facts(
-    state: GameState, unit_id: str, goals: list[np.ndarray], enemies: np.ndarray
+    state: GameState, unit_id: str, goals: list[tuple[float, float]], enemies: np.ndarray
 ) -> tuple[float, bool]:
     """How far the unit is from its goal now, and whether its first miniature has a ranged
     weapon: the same for every action of the unit (kept while the state is read)."""
@@ -89,7 +88,8 @@ def _unit_facts(
     if state.scratch is not None and key in state.scratch:
         found: tuple[float, bool] = state.scratch[key]
         return found
-    before = _distance_to(centroid(state, state.on_table(unit_id)), goals, state, enemies)
+    x, y = centroid(state, state.on_table(unit_id)).tolist()
+    before = _distance_to((x, y), goals, state, enemies)
     ranged = bool(fight.weapons(state, int(state.on_table(unit_id)[0]), ranged=True))
     if state.scratch is not None:
         state.scratch[key] = (before, ranged)
@@ -97,13 +97,17 @@ def _unit_facts(
 
 
 def _distance_to(
-    point: np.ndarray, goals: list[np.ndarray], state: GameState, enemies: np.ndarray
+    point: tuple[float, float],
+    goals: list[tuple[float, float]],
+    state: GameState,
+    enemies: np.ndarray,
 ) -> float:
     if goals:
-        return float(min(np.hypot(*(point - g)) for g in goals))
+        x, y = point
+        return float(min(np.hypot(x - gx, y - gy) for gx, gy in goals))
     if len(enemies) == 0:
         return 0.0
-    return float(np.hypot(*(state.pos[enemies] - point).T).min())
+    return float(np.hypot(*(state.pos[enemies] - np.asarray(point)).T).min())
 
 
 def _deploy_score(state: GameState, action: Action) -> float:

@@ -12,6 +12,7 @@ from openwar.rulesets.openwar.board import sight_blockers
 SHOOTERS_MEMO = "openwar.shooters"  # (Lookups.memo) who can shoot whom, by where they stand
 SHOOTERS_MEMO_LIMIT = 4096
 REACH_MEMO = "openwar.reach"  # (Lookups.memo) shooters' reach by who is left and has thrown
+CAN_SHOOT_MEMO = "openwar.can_shoot"  # (Lookups.memo) whether a unit has a ranged weapon left
 
 
 def shooters(state: GameState, unit_id: str, target_id: str) -> list[tuple[int, int]]:
@@ -27,12 +28,8 @@ def shooters(state: GameState, unit_id: str, target_id: str) -> list[tuple[int, 
     memo: dict[tuple[object, ...], list[tuple[int, int]]]
     memo = state.lookup().memo.setdefault(SHOOTERS_MEMO, {})
     key = (
-        unit_id,
-        target_id,
-        ours.tobytes(),
-        state.pos[ours].tobytes(),
-        theirs.tobytes(),
-        state.pos[theirs].tobytes(),
+        state.where(unit_id),
+        state.where(target_id),
         tuple(state.unit(unit_id).flags.get("thrown", [])),
     )
     found = memo.get(key)
@@ -49,9 +46,9 @@ def _shooters(
     reach = _reach(state, unit_id, ours)
     gap = unit_gaps(state, ours, theirs)
     in_range = gap <= reach[:, None] + 1e-9
-    rows, cols = np.flatnonzero(in_range.any(axis=1)), np.flatnonzero(in_range.any(axis=0))
-    if len(rows) == 0:
+    if not in_range.any():
         return []
+    rows, cols = np.flatnonzero(in_range.any(axis=1)), np.flatnonzero(in_range.any(axis=0))
     seen = np.zeros_like(in_range)
     seen[np.ix_(rows, cols)] = visible(state, ours[rows], theirs[cols])
     pairs = []
@@ -96,17 +93,17 @@ def visible(state: GameState, ours: np.ndarray, theirs: np.ndarray) -> np.ndarra
 
 
 def can_shoot(state: GameState, unit_id: str) -> bool:
-    if state.scratch is None:
-        return _can_shoot(state, unit_id)
-    key = ("openwar.can_shoot", unit_id)
-    found: bool | None = state.scratch.get(key)
+    """Whether a miniature of the unit has a ranged weapon left: it depends only on which
+    miniatures are on the table and which have thrown, so the battle remembers it."""
+    ours = state.on_table(unit_id)
+    memo: dict[tuple[object, ...], bool] = state.lookup().memo.setdefault(CAN_SHOOT_MEMO, {})
+    key = (unit_id, ours.tobytes(), tuple(state.unit(unit_id).flags.get("thrown", [])))
+    found = memo.get(key)
     if found is None:
-        found = state.scratch[key] = _can_shoot(state, unit_id)
+        if len(memo) >= SHOOTERS_MEMO_LIMIT:
+            memo.clear()
+        found = memo[key] = any(fight.weapons(state, int(m), ranged=True) for m in ours)
     return found
-
-
-def _can_shoot(state: GameState, unit_id: str) -> bool:
-    return any(fight.weapons(state, int(m), ranged=True) for m in state.on_table(unit_id))
 
 
 SPECIALIST = "Specialist"
