@@ -24,10 +24,18 @@ TRANSLATION_MEMO_LIMIT = 4096  # moves remembered before the memo starts afresh
 LANE_MARGIN = 1e-2  # cm around a remembered move's lane: any change nearer forgets the move
 
 
+def dot2(a: FloatArray, b: FloatArray) -> FloatArray:
+    """The dot products of 2-vectors along the last axis, written out as two products and a
+    sum: numpy's multiply and add are exact IEEE operations on every machine, whereas einsum
+    and matmul use fused multiply-adds or BLAS kernels where the CPU has them, which changes
+    the last bits of a move and so, rarely, a battle (results must be identical anywhere)."""
+    return np.asarray(a[..., 0] * b[..., 0] + a[..., 1] * b[..., 1], dtype=np.float64)
+
+
 def gaps(a_xy: FloatArray, a_r: FloatArray, b_xy: FloatArray, b_r: FloatArray) -> FloatArray:
     """(n, m) edge-to-edge gaps between round bases (negative when they overlap)."""
     delta = a_xy[:, None, :] - b_xy[None, :, :]
-    centre = np.sqrt(np.einsum("ijk,ijk->ij", delta, delta))
+    centre = np.sqrt(dot2(delta, delta))
     return np.asarray(centre - a_r[:, None] - b_r[None, :], dtype=np.float64)
 
 
@@ -315,7 +323,7 @@ class MovingGroup:
         of any straight move of the group needs (taken for the bases near its path)."""
         offsets = self.xy[:, None, :] - self.rest_xy[None, :, :]
         reach = self.r[:, None] + self.rest_r[None, :]
-        clearances = np.einsum("ijk,ijk->ij", offsets, offsets) - reach * reach
+        clearances = dot2(offsets, offsets) - reach * reach
         return offsets, clearances
 
     @cached_property
@@ -362,7 +370,7 @@ class MovingGroup:
 def _first_contact(d: FloatArray, c: FloatArray, u: FloatArray) -> float:
     """How far along the unit vector ``u`` the moving bases first touch the still ones, from
     their offsets ``d`` (n, m, 2) and clearances ``c`` (n, m) (see :attr:`MovingGroup.pairs`)."""
-    b = d @ u
+    b = dot2(d, u)
     disc = b * b - c
     approaching = (disc >= 0.0) & (b < 0.0)
     t = np.where(approaching, -b - np.sqrt(np.maximum(disc, 0.0)), np.inf)

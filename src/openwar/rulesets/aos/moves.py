@@ -14,6 +14,7 @@ import shapely
 from openwar.engine.space import (
     OVERLAP_TOLERANCE,
     centroid,
+    dot2,
     furthest_translation,
     gaps,
     groups,
@@ -96,7 +97,7 @@ def clearance_limit(
         return length
     u = shift / length
     d, c = _pair_terms(state, movers, others, margin)
-    b = d @ u
+    b = dot2(d, u)
     disc = b * b - c
     hits = (disc >= 0.0) & (b < 0.0)
     t = np.where(hits, -b - np.sqrt(np.maximum(disc, 0.0)), np.inf)
@@ -116,7 +117,7 @@ def _pair_terms(
             return found
     d = state.pos[movers][:, None, :] - state.pos[others][None, :, :]
     reach = state.radius[movers][:, None] + state.radius[others][None, :] + margin
-    c = np.einsum("ijk,ijk->ij", d, d) - reach * reach
+    c = dot2(d, d) - reach * reach
     if state.scratch is not None:
         state.scratch[key] = (d, c)
     return d, c
