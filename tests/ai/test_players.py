@@ -142,3 +142,18 @@ def test_wilson_interval() -> None:
     low, high = wilson(18, 20)
     assert 0.69 < low < 0.70 and 0.97 < high < 0.98
     assert wilson(20, 20)[1] == 1.0
+
+
+def test_a_charge_is_valued_with_the_fight_move_that_follows_it() -> None:
+    # a Run that stops 3 cm short of the enemy is a charge: the fight move (OW-F2) brings the
+    # front rank into base contact before anyone strikes, and the value counts those attacks
+    from openwar.ai.openwar_eval import WEIGHTS
+    from openwar.engine.space import centroid, unit_gaps
+
+    state = charge_position()
+    ours, theirs = state.on_table("a1"), state.on_table("b1")
+    assert float(unit_gaps(state, ours, theirs).min()) == pytest.approx(12.5)
+    x, y = (float(v) for v in centroid(state, ours))
+    charge = Action("run", 0, "a1", "b1", (x, y + 9.5), "charge")
+    value = HeuristicPlayer().values(state, [charge])[0] + WEIGHTS.run_cost
+    assert value > 5.0

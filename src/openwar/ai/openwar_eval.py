@@ -619,6 +619,7 @@ class OpenWarEvaluation:
         members = after.on_table(unit.id)
         after.pos[members] += shift
         after.unit(unit.id).tokens["exhaustion"] = 1
+        orders.fight_move(after, unit.id, str(action.target))  # the fight starts as OW-F2
         moved = objective_value(after, unit.side, w=self.w)
         moved -= objective_value(state, unit.side, w=self.w)
         return moved + self._melee(after, unit.id, str(action.target), holding=False, charged=True)
