@@ -48,6 +48,8 @@ class Weights:
     run_cost: float = 2.0  # Exhaustion: -1 to hit, no Run next order
     rest: float = 3.0  # a Hold that clears Exhaustion
     holding: float = 0.5  # share of an objective's worth added to the units standing on it
+    invasion_near: float = 0.7  # Invasion: the objective nearer the centre, share of the stake
+    invasion_far: float = 0.4  # the other one (it counts only with the first: a win at once)
     control_spread: float = 4.0  # miniatures: a margin this big holds an objective ~76% surely
 
 
@@ -419,7 +421,7 @@ def objective_worths(state: GameState, side: int, w: Weights = WEIGHTS) -> list[
     if name == victory.INVASION:
         centre = np.array([state.board["width"] / 2.0, state.board["depth"] / 2.0])
         near = [float(np.hypot(*(np.asarray(p) - centre))) for p in points]
-        return [big * (0.7 if d == min(near) else 0.4) for d in near]
+        return [big * (w.invasion_near if d == min(near) else w.invasion_far) for d in near]
     if name == victory.LOOT:
         return [
             big * (0.6 if _in_territory(state, 1 - side, p) or _in_territory(state, side, p)
