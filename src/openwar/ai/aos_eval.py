@@ -216,13 +216,7 @@ def actual_uses(
 
 def on_charge(state: GameState, unit_id: str, weapon: dict[str, Any]) -> dict[str, Any]:
     """The weapon as it is in a turn the unit charged (Thundering-Charge-style changes)."""
-    changed = dict(weapon)
-    for t in templates(state, unit_id, "weapon_on_charge"):
-        if t["weapon"] == weapon["name"]:
-            for key in ("rend", "damage"):
-                if t[key] is not None:
-                    changed[key] = t[key]
-    return changed
+    return attacks.charged_weapon(state, unit_id, weapon)
 
 
 def front(state: GameState, unit: UnitState) -> int:

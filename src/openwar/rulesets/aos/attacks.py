@@ -56,6 +56,11 @@ def weapon_for(state: GameState, unit_id: str, weapon: dict[str, Any]) -> dict[s
     unit = state.unit(unit_id)
     if not unit.flags.get("charged"):
         return weapon
+    return charged_weapon(state, unit_id, weapon)
+
+
+def charged_weapon(state: GameState, unit_id: str, weapon: dict[str, Any]) -> dict[str, Any]:
+    """The weapon as it is in a turn the unit charged (its ``weapon_on_charge`` templates)."""
     changed = dict(weapon)
     for t in templates(state, unit_id, "weapon_on_charge"):
         if t["weapon"] == weapon["name"]:
