@@ -163,9 +163,8 @@ def furthest_translations(
         for i, (key, length) in enumerate(zip(keys, lengths, strict=True))
         if length != 0.0 and (memo is None or key not in memo.results)
     ]
-    worked = dict(
-        zip(unknown, _translations(state, movers, [shifts[i] for i in unknown]), strict=True)
-    )
+    asked = [(shifts[i], lengths[i]) for i in unknown]
+    worked = dict(zip(unknown, _translations(state, movers, asked), strict=True))
     for i, (shift, key) in enumerate(zip(shifts, keys, strict=True)):
         if lengths[i] == 0.0:
             yield np.zeros(2)
@@ -178,7 +177,7 @@ def furthest_translations(
                 yield known.copy()
                 continue
         if i not in worked:  # known at first, forgotten since (the memo filled up and restarted)
-            worked[i] = _translations(state, movers, [shift])[0]
+            worked[i] = _translations(state, movers, [(shift, lengths[i])])[0]
         move, lane = worked[i]
         if memo is not None:
             memo.remember(key, move.copy(), lane)
@@ -186,29 +185,29 @@ def furthest_translations(
 
 
 def _translations(
-    state: GameState, movers: IntArray, shifts: Sequence[FloatArray]
+    state: GameState, movers: IntArray, shifts: Sequence[tuple[FloatArray, float]]
 ) -> list[tuple[FloatArray, tuple[float, ...]]]:
-    """Each (non-zero) shift's furthest translation and the lane it depends on (see
-    :meth:`MovingGroup.lane`)."""
+    """Each (non-zero) shift's furthest translation, from the shift and its length, and the
+    lane it depends on (see :meth:`MovingGroup.lane`)."""
     if not shifts:
         return []
     group = MovingGroup.of(state, movers)
     units: list[tuple[float, float]] = []
     limits: list[float] = []
     steps: list[tuple[float, float]] = []
-    for shift in shifts:
-        length = float(np.hypot(*shift))
-        ux, uy = (shift / length).tolist()
+    for shift, length in shifts:
+        sx, sy = shift.tolist()
+        ux, uy = sx / length, sy / length
         limit = min(length, group.edge_limit(ux, uy))
         travel = max(limit, 0.0)
         units.append((ux, uy))
         limits.append(limit)
         steps.append((ux * travel, uy * travel))
-    contacts = group.first_contacts(np.asarray(units), group.near_paths(steps))
+    contacts = group.first_contacts(np.array(units), group.near_paths(steps))
     found = []
     for (ux, uy), limit, contact in zip(units, limits, contacts.tolist(), strict=True):
-        lane = group.lane(ux, uy, max(limit, 0.0))
-        found.append((np.array((ux, uy)) * max(min(limit, contact), 0.0), lane))
+        share = max(min(limit, contact), 0.0)
+        found.append((np.array((ux * share, uy * share)), group.lane(ux, uy, max(limit, 0.0))))
     return found
 
 
@@ -362,14 +361,15 @@ class MovingGroup:
         )
 
     @cached_property
-    def pairs(self) -> tuple[FloatArray, FloatArray]:
-        """Each base's offset from every other base, (n, m, 2), and the square of their centre
-        distance less the square of their touching distance, (n, m): what the first contact
-        of any straight move of the group needs (taken for the bases near its path)."""
+    def pairs(self) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """Each base's offset from every other base, x and y, (n, m) each, and the square of
+        their centre distance less the square of their touching distance, (n, m): what the
+        first contact of any straight move of the group needs (taken for the bases near its
+        path)."""
         offsets = self.xy[:, None, :] - self.rest_xy[None, :, :]
         reach = self.r[:, None] + self.rest_r[None, :]
         clearances = dot2(offsets, offsets) - reach * reach
-        return offsets, clearances
+        return offsets[:, :, 0].copy(), offsets[:, :, 1].copy(), clearances
 
     @cached_property
     def circle(self) -> tuple[float, float, float]:
@@ -423,14 +423,14 @@ class MovingGroup:
         columns = np.flatnonzero(near.any(axis=0))
         if len(columns) == 0:
             return np.full(len(units), np.inf)
-        offsets, clearances = self.pairs
-        d, c = offsets.take(columns, axis=1), clearances.take(columns, axis=1)
-        b = d[None, :, :, 0] * units[:, 0, None, None] + d[None, :, :, 1] * units[:, 1, None, None]
+        dx, dy, clearances = self.pairs
+        x, y, c = dx.take(columns, 1), dy.take(columns, 1), clearances.take(columns, 1)
+        ux, uy = units.T[:, :, None, None]
+        b = x * ux + y * uy  # (k, n, columns): the products and sum of dot2
         disc = b * b - c
-        approaching = (disc >= 0.0) & (b < 0.0)
+        approaching = (disc >= 0.0) & (b < 0.0) & near.take(columns, axis=1)[:, None, :]
         t = np.where(approaching, -b - np.sqrt(np.maximum(disc, 0.0)), np.inf)
         t = np.where(approaching & (c <= OVERLAP_TOLERANCE), np.maximum(t, 0.0), t)
-        t = np.where(near.take(columns, axis=1)[:, None, :], t, np.inf)
         return np.asarray(t.min(axis=(1, 2)), dtype=np.float64)
 
 

@@ -69,7 +69,7 @@ def test_a_group_s_pairs_are_those_of_the_bases_near_each_path() -> None:
     state.pos[:] = rng.uniform(10.0, 80.0, size=state.pos.shape)
     movers = state.on_table("a1")
     group = MovingGroup.build(state, movers)
-    offsets, clearances = group.pairs
+    dx, dy, clearances = group.pairs
     compared = 0
     angles = np.linspace(0.0, 2 * np.pi, 12, endpoint=False)
     paths = group.near_paths([(30.0 * np.cos(a), 30.0 * np.sin(a)) for a in angles])
@@ -77,7 +77,8 @@ def test_a_group_s_pairs_are_those_of_the_bases_near_each_path() -> None:
         compared += len(near)
         d = group.xy[:, None, :] - group.rest_xy[near][None, :, :]
         reach = group.r[:, None] + group.rest_r[near][None, :]
-        np.testing.assert_array_equal(offsets.take(near, axis=1), d)
+        np.testing.assert_array_equal(dx.take(near, axis=1), d[:, :, 0])
+        np.testing.assert_array_equal(dy.take(near, axis=1), d[:, :, 1])
         np.testing.assert_array_equal(
             clearances.take(near, axis=1), np.einsum("ijk,ijk->ij", d, d) - reach * reach
         )

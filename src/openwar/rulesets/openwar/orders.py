@@ -28,7 +28,7 @@ MIN_MOVE = 0.5  # cm: a candidate move shorter than this is not offered
 BLOCKED = 0.9  # a straight move that gets less than this share of its way is blocked
 DETOURS = (30.0, -30.0, 60.0, -60.0, 90.0, -90.0)  # degrees: turns tried around a blockage
 CONTACT_TRIES = 8  # closest pairs of miniatures tried for a charge's base contact
-_TURNS = [(np.cos(np.radians(a)), np.sin(np.radians(a))) for a in DETOURS]  # cos, sin
+_TURNS = [(float(np.cos(np.radians(a))), float(np.sin(np.radians(a)))) for a in DETOURS]
 
 
 def enemy_minis(state: GameState, side: int) -> np.ndarray:
@@ -128,8 +128,11 @@ def _around(
     the one that ends nearest the goal (``delta`` from the start); a turn must gain
     :data:`MIN_MOVE` over the straight move. The turned moves are worked out with the straight
     one (most moves asked for are blocked) but only looked at when it is blocked."""
-    ways = [u, *(np.array([c * u[0] - s * u[1], s * u[0] + c * u[1]]) for c, s in _TURNS)]
-    moves = furthest_translations(state, members, [way * travel for way in ways])
+    ux, uy = u.tolist()
+    ways = [(ux, uy), *((c * ux - s * uy, s * ux + c * uy) for c, s in _TURNS)]
+    moves = furthest_translations(
+        state, members, [np.array((x * travel, y * travel)) for x, y in ways]
+    )
     best = next(moves)
     if float(np.hypot(*best)) >= BLOCKED * travel:
         return best
