@@ -5,9 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from openwar.ai.heuristic import HeuristicPlayer
 from openwar.ai.openwar_eval import (
     EVALUATION,
     control_margins,
+    forecast,
     hold_chance,
     holders,
     objective_value,
@@ -16,6 +18,7 @@ from openwar.ai.openwar_eval import (
     stake,
     unit_worth,
 )
+from openwar.engine.game import apply, legal_actions, outcome
 from openwar.rulesets.openwar import victory
 
 from .test_players import _deployed, charge_position
@@ -73,3 +76,29 @@ def test_a_unit_on_an_objective_is_worth_a_share_of_it() -> None:
     state = charge_position()
     state.board.update(victory=victory.PRIZE, objectives=[[45.0, 62.0]])  # b1 stands on it
     assert unit_worth(state, b1) == b1.points + EVALUATION.w.holding * stake(state)
+
+
+def test_remembered_forecasts_are_the_forecasts_worked_out_afresh() -> None:
+    """A battle's menus valued while the state is read (forecasts remembered across the
+    menu) are valued exactly as with nothing remembered, at every step."""
+    state = _deployed()
+    player = HeuristicPlayer()
+    for _ in range(12):
+        if outcome(state) is not None:
+            break
+        menu = legal_actions(state)
+        remembered = player.values(state, menu)
+        assert state.scratch is None
+        afresh = [EVALUATION.action_value(state, action) for action in menu]
+        assert remembered == afresh
+        state = apply(state, menu[int(np.argmax(remembered))])[0]
+
+
+def test_a_forecast_is_remembered_only_while_the_state_is_read() -> None:
+    state = charge_position()
+    with state.reading():
+        first = forecast(state, "a1", "b1", 5, ranged=False, charged=True)
+        assert forecast(state, "a1", "b1", 5, ranged=False, charged=True) is first
+        assert forecast(state, "a1", "b1", 4, ranged=False, charged=True) != first
+    state.unit("b1").tokens["shaken"] = 1  # a changed state is worked out afresh
+    assert forecast(state, "a1", "b1", 5, ranged=False, charged=True) != first

@@ -3,14 +3,12 @@ unit's starting size (both read only the engine's state, never a ruleset's rules
 
 from __future__ import annotations
 
-import numpy as np
-
 from openwar.engine.state import GameState
 
 
 def initial_size(state: GameState, unit_id: str) -> int:
     """How many models (miniatures) the unit started the battle with."""
-    return int(np.count_nonzero(state.unit_of == state.unit_index(unit_id)))
+    return len(state.lookup().members[state.unit_index(unit_id)])
 
 
 def army_points(state: GameState) -> float:

@@ -145,7 +145,29 @@ def forecast(
     armor_bonus: int = 0,
     w: Weights = WEIGHTS,
 ) -> Forecast:
-    """``models`` miniatures of the attacker attack the target with their best weapon."""
+    """``models`` miniatures of the attacker attack the target with their best weapon
+    (remembered while the state is only read: a threat is weighed for every move asked)."""
+    args = (attacker_id, target_id, models, ranged, holding, charged, armor_bonus, w)
+    if state.scratch is None:
+        return _forecast(state, *args)
+    key = ("openwar.forecast", *args)
+    found: Forecast | None = state.scratch.get(key)
+    if found is None:
+        found = state.scratch[key] = _forecast(state, *args)
+    return found
+
+
+def _forecast(
+    state: GameState,
+    attacker_id: str,
+    target_id: str,
+    models: int,
+    ranged: bool,
+    holding: bool,
+    charged: bool,
+    armor_bonus: int,
+    w: Weights,
+) -> Forecast:
     ours, theirs = state.on_table(attacker_id), state.on_table(target_id)
     armed = [int(m) for m in ours if fight.weapons(state, int(m), ranged=ranged)]
     models = min(models, len(armed))

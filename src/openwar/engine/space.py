@@ -7,7 +7,7 @@ quicker call on the small arrays a battle has).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
@@ -138,32 +138,76 @@ def furthest_translation(state: GameState, movers: IntArray, shift: FloatArray) 
     Exact, not sampled: for every mover and every other base, the first time the moving circle
     touches the still one solves ``|d + t u| = r1 + r2`` (a quadratic in ``t``).
     """
-    length = float(np.hypot(*shift))
-    if length == 0.0:
-        return np.zeros(2)
+    return next(furthest_translations(state, movers, [shift]))
+
+
+def furthest_translations(
+    state: GameState, movers: IntArray, shifts: Sequence[FloatArray]
+) -> Iterator[FloatArray]:
+    """:func:`furthest_translation` of each of ``shifts`` in turn, as they are asked for.
+
+    The moves the battle's memo does not know are worked out together at the first request
+    (the group once, every first contact in one pass); the memo is looked up and added to
+    only as each answer is taken, so a caller that stops early leaves it as if the later
+    moves had never been asked (the same answers and the same memo as one call per shift).
+    The state must not change until the caller is done with the answers.
+    """
+    lengths = [float(np.hypot(*shift)) for shift in shifts]
     memo = TranslationMemo.of(state)
-    key = b""
+    keys = [b""] * len(shifts)
     if memo is not None:
-        key = movers.tobytes() + state.pos.take(movers, 0).tobytes() + shift.tobytes()
-        known = memo.results.get(key)
-        if known is not None:
-            if memo.used is not None:
-                memo.used.append((key, known))
-            return known.copy()
-    u = shift / length
-    ux, uy = u.tolist()
+        start = movers.tobytes() + state.pos.take(movers, 0).tobytes()
+        keys = [start + shift.tobytes() for shift in shifts]
+    unknown = [
+        i
+        for i, (key, length) in enumerate(zip(keys, lengths, strict=True))
+        if length != 0.0 and (memo is None or key not in memo.results)
+    ]
+    asked = [(shifts[i], lengths[i]) for i in unknown]
+    worked = dict(zip(unknown, _translations(state, movers, asked), strict=True))
+    for i, (shift, key) in enumerate(zip(shifts, keys, strict=True)):
+        if lengths[i] == 0.0:
+            yield np.zeros(2)
+            continue
+        if memo is not None:
+            known = memo.results.get(key)
+            if known is not None:
+                if memo.used is not None:
+                    memo.used.append((key, known))
+                yield known.copy()
+                continue
+        if i not in worked:  # known at first, forgotten since (the memo filled up and restarted)
+            worked[i] = _translations(state, movers, [(shift, lengths[i])])[0]
+        move, lane = worked[i]
+        if memo is not None:
+            memo.remember(key, move.copy(), lane)
+        yield move
+
+
+def _translations(
+    state: GameState, movers: IntArray, shifts: Sequence[tuple[FloatArray, float]]
+) -> list[tuple[FloatArray, tuple[float, ...]]]:
+    """Each (non-zero) shift's furthest translation, from the shift and its length, and the
+    lane it depends on (see :meth:`MovingGroup.lane`)."""
+    if not shifts:
+        return []
     group = MovingGroup.of(state, movers)
-    limit = length_limit = min(length, group.edge_limit(ux, uy))
-    travel = max(limit, 0.0)
-    near = group.near_path(ux * travel, uy * travel)
-    if len(near):
-        offsets, clearances = group.pairs
-        limit = min(
-            limit, _first_contact(offsets.take(near, axis=1), clearances.take(near, axis=1), u)
-        )
-    found = u * max(limit, 0.0)
-    if memo is not None:
-        memo.remember(key, found.copy(), group.lane(ux, uy, max(length_limit, 0.0)))
+    units: list[tuple[float, float]] = []
+    limits: list[float] = []
+    steps: list[tuple[float, float]] = []
+    for shift, length in shifts:
+        sx, sy = shift.tolist()
+        ux, uy = sx / length, sy / length
+        limit = min(length, group.edge_limit(ux, uy))
+        travel = max(limit, 0.0)
+        units.append((ux, uy))
+        limits.append(limit)
+        steps.append((ux * travel, uy * travel))
+    contacts = group.first_contacts(np.array(units), group.near_paths(steps))
+    found = []
+    for (ux, uy), limit, contact in zip(units, limits, contacts.tolist(), strict=True):
+        share = max(min(limit, contact), 0.0)
+        found.append((np.array((ux * share, uy * share)), group.lane(ux, uy, max(limit, 0.0))))
     return found
 
 
@@ -280,7 +324,7 @@ class MovingGroup:
     room: tuple[float, float, float, float]  # min (size - r - x), max (r - x), per axis
     rest_xy: FloatArray
     rest_r: FloatArray
-    rest_box: FloatArray  # the other bases' boxes, (n, 4): high x, high y, -low x, -low y
+    rest_box: FloatArray  # the other bases' boxes, (4, n): high x, high y, -low x, -low y
 
     @classmethod
     def of(cls, state: GameState, movers: IntArray) -> MovingGroup:
@@ -304,7 +348,7 @@ class MovingGroup:
         high = (xy + reach).max(axis=0).tolist()
         rest_xy, rest_r = state.pos.take(rest, 0), state.radius.take(rest)
         rest_reach = rest_r[:, None]
-        rest_box = np.concatenate((rest_xy + rest_reach, rest_reach - rest_xy), axis=1)
+        rest_box = np.concatenate((rest_xy + rest_reach, rest_reach - rest_xy), axis=1).T.copy()
         return cls(
             xy,
             r,
@@ -317,14 +361,15 @@ class MovingGroup:
         )
 
     @cached_property
-    def pairs(self) -> tuple[FloatArray, FloatArray]:
-        """Each base's offset from every other base, (n, m, 2), and the square of their centre
-        distance less the square of their touching distance, (n, m): what the first contact
-        of any straight move of the group needs (taken for the bases near its path)."""
+    def pairs(self) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """Each base's offset from every other base, x and y, (n, m) each, and the square of
+        their centre distance less the square of their touching distance, (n, m): what the
+        first contact of any straight move of the group needs (taken for the bases near its
+        path)."""
         offsets = self.xy[:, None, :] - self.rest_xy[None, :, :]
         reach = self.r[:, None] + self.rest_r[None, :]
         clearances = dot2(offsets, offsets) - reach * reach
-        return offsets, clearances
+        return offsets[:, :, 0].copy(), offsets[:, :, 1].copy(), clearances
 
     @cached_property
     def circle(self) -> tuple[float, float, float]:
@@ -355,28 +400,38 @@ class MovingGroup:
         reach = spread + LANE_MARGIN
         return (ux, uy, along - reach, along + reach + travel, across - reach, across + reach)
 
-    def near_path(self, dx: float, dy: float) -> IntArray:
-        """The other bases whose bounding boxes touch the group's bounding box swept along
-        (``dx``, ``dy``), plus a margin. Leaving the rest out changes no first contact: they
-        are met later than the shift's end, if ever."""
-        low_x = self.low[0] + min(dx, 0.0) - SWEEP_MARGIN
-        low_y = self.low[1] + min(dy, 0.0) - SWEEP_MARGIN
-        high_x = self.high[0] + max(dx, 0.0) + SWEEP_MARGIN
-        high_y = self.high[1] + max(dy, 0.0) + SWEEP_MARGIN
-        box = np.array((low_x, low_y, -high_x, -high_y))
-        return np.flatnonzero((self.rest_box >= box).all(axis=1))
+    def near_paths(self, steps: Sequence[tuple[float, float]]) -> BoolArray:
+        """(k, m): which other bases' bounding boxes touch the group's bounding box swept along
+        each of ``steps`` (dx, dy), plus a margin. Leaving the rest out changes no first
+        contact: they are met later than the step's end, if ever."""
+        boxes = [
+            (
+                self.low[0] + min(dx, 0.0) - SWEEP_MARGIN,
+                self.low[1] + min(dy, 0.0) - SWEEP_MARGIN,
+                -(self.high[0] + max(dx, 0.0) + SWEEP_MARGIN),
+                -(self.high[1] + max(dy, 0.0) + SWEEP_MARGIN),
+            )
+            for dx, dy in steps
+        ]
+        return np.asarray((self.rest_box[:, None, :] >= np.array(boxes).T[:, :, None]).all(axis=0))
 
-
-def _first_contact(d: FloatArray, c: FloatArray, u: FloatArray) -> float:
-    """How far along the unit vector ``u`` the moving bases first touch the still ones, from
-    their offsets ``d`` (n, m, 2) and clearances ``c`` (n, m) (see :attr:`MovingGroup.pairs`)."""
-    b = dot2(d, u)
-    disc = b * b - c
-    approaching = (disc >= 0.0) & (b < 0.0)
-    t = np.where(approaching, -b - np.sqrt(np.maximum(disc, 0.0)), np.inf)
-    t = np.where(approaching & (c <= OVERLAP_TOLERANCE), np.maximum(t, 0.0), t)
-    best = float(t.min()) if t.size else np.inf
-    return best
+    def first_contacts(self, units: FloatArray, near: BoolArray) -> FloatArray:
+        """(k,): how far the group goes along each of the unit vectors ``units`` (k, 2) before
+        a base first touches one of the other bases ``near`` (k, m) its path (inf: none).
+        Worked out only for the bases near some path; each time is the same sum whichever
+        paths are asked together, and the least of a set is exact."""
+        columns = np.flatnonzero(near.any(axis=0))
+        if len(columns) == 0:
+            return np.full(len(units), np.inf)
+        dx, dy, clearances = self.pairs
+        x, y, c = dx.take(columns, 1), dy.take(columns, 1), clearances.take(columns, 1)
+        ux, uy = units.T[:, :, None, None]
+        b = x * ux + y * uy  # (k, n, columns): the products and sum of dot2
+        disc = b * b - c
+        approaching = (disc >= 0.0) & (b < 0.0) & near.take(columns, axis=1)[:, None, :]
+        t = np.where(approaching, -b - np.sqrt(np.maximum(disc, 0.0)), np.inf)
+        t = np.where(approaching & (c <= OVERLAP_TOLERANCE), np.maximum(t, 0.0), t)
+        return np.asarray(t.min(axis=(1, 2)), dtype=np.float64)
 
 
 def groups(state: GameState, members: IntArray, link: float) -> list[IntArray]:

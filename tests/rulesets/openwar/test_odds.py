@@ -11,9 +11,10 @@ import icepool
 import numpy as np
 import pytest
 
+from openwar.dice.pmf import at_least, die, power
 from openwar.errors import ProfileError
 from openwar.rulesets.openwar.montecarlo import simulate
-from openwar.rulesets.openwar.odds import OpenWarAttack, attack_odds, presence_beats
+from openwar.rulesets.openwar.odds import OpenWarAttack, attack_odds, presence_beats, presence_tail
 from rulesets.bounds import assert_distribution, assert_monte_carlo_agrees, assert_same_pmf
 from rulesets.enumeration import bind, certain, faces, fmap, pmf_array, sequence
 
@@ -260,3 +261,9 @@ def test_openwar_brute_force_is_not_trivially_certain() -> None:
     assert len(slain) > 2
     assert sum(slain.values()) == 1
     assert certain(0) == {0: Fraction(1)}
+
+
+def test_the_remembered_presence_tail_is_the_tail_worked_out_afresh() -> None:
+    for dice in (1, 2, 3):
+        np.testing.assert_array_equal(presence_tail(dice), at_least(power(die(6), dice)))
+        assert presence_tail(dice) is presence_tail(dice)

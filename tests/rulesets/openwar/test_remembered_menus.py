@@ -10,7 +10,12 @@ import pytest
 
 from openwar.battles import load_setup, make_players, start
 from openwar.engine.game import apply, legal_actions, outcome
-from openwar.engine.space import MovingGroup, TranslationMemo, furthest_translation
+from openwar.engine.space import (
+    MovingGroup,
+    TranslationMemo,
+    furthest_translation,
+    furthest_translations,
+)
 
 ARMIES = Path(__file__).resolve().parents[3] / "examples" / "armies" / "openwar"
 SAMPLES = (ARMIES / "iron_road_legion.yaml", ARMIES / "hearthhold_lodge.yaml")
@@ -64,15 +69,53 @@ def test_a_group_s_pairs_are_those_of_the_bases_near_each_path() -> None:
     state.pos[:] = rng.uniform(10.0, 80.0, size=state.pos.shape)
     movers = state.on_table("a1")
     group = MovingGroup.build(state, movers)
-    offsets, clearances = group.pairs
+    dx, dy, clearances = group.pairs
     compared = 0
-    for angle in np.linspace(0.0, 2 * np.pi, 12, endpoint=False):
-        near = group.near_path(30.0 * np.cos(angle), 30.0 * np.sin(angle))
+    angles = np.linspace(0.0, 2 * np.pi, 12, endpoint=False)
+    paths = group.near_paths([(30.0 * np.cos(a), 30.0 * np.sin(a)) for a in angles])
+    for near in map(np.flatnonzero, paths):
         compared += len(near)
         d = group.xy[:, None, :] - group.rest_xy[near][None, :, :]
         reach = group.r[:, None] + group.rest_r[near][None, :]
-        np.testing.assert_array_equal(offsets.take(near, axis=1), d)
+        np.testing.assert_array_equal(dx.take(near, axis=1), d[:, :, 0])
+        np.testing.assert_array_equal(dy.take(near, axis=1), d[:, :, 1])
         np.testing.assert_array_equal(
             clearances.take(near, axis=1), np.einsum("ijk,ijk->ij", d, d) - reach * reach
         )
     assert compared > 0
+
+
+def test_moves_asked_together_are_the_moves_asked_one_by_one() -> None:
+    """:func:`furthest_translations` gives each shift's own answer, and the memo ends as if
+    only the answers taken had been asked for, one call each."""
+    setup = load_setup(SAMPLES, None, 2)
+    state, _ = start(setup)
+    state.deployed[:] = True
+    rng = np.random.default_rng(1)
+    state.pos[:] = rng.uniform(10.0, 80.0, size=state.pos.shape)
+    movers = state.on_table("a1")
+    angles = np.linspace(0.0, 2 * np.pi, 9, endpoint=False)
+    shifts = [np.zeros(2)] + [np.array([np.cos(a), np.sin(a)]) * 25.0 for a in angles]
+    one_by_one = [furthest_translation(state, movers, shift) for shift in shifts]
+    together = list(furthest_translations(state, movers, shifts))
+    for single, batched in zip(one_by_one, together, strict=True):
+        np.testing.assert_array_equal(single, batched)
+    assert any(float(np.hypot(*move)) < 24.0 for move in together)  # some are blocked
+
+    def remembered(taken: int, batch: bool) -> dict[bytes, list[float]]:
+        copy = state.clone()
+        copy.lookups = None
+        with copy.reading():
+            if batch:
+                moves = furthest_translations(copy, movers, shifts)
+                for _ in range(taken):
+                    next(moves)
+            else:
+                for shift in shifts[:taken]:
+                    furthest_translation(copy, movers, shift)
+            memo = TranslationMemo.of(copy)
+            assert memo is not None
+            return {key: found.tolist() for key, found in memo.results.items()}
+
+    assert remembered(4, batch=True) == remembered(4, batch=False)
+    assert len(remembered(4, batch=True)) == 3  # the zero shift is not remembered

@@ -76,9 +76,17 @@ def miniature_outcome(profile: OpenWarAttack) -> FloatArray:
 
 def presence_beats(profile: OpenWarAttack, bonus: int) -> float:
     """P(2D6 + Presence + bonus > Morale)."""
-    roll = power(die(6), attack_rules().presence_dice)
+    tail = presence_tail(attack_rules().presence_dice)
     needed = profile.morale - profile.presence - bonus + 1
-    return float(at_least(roll)[max(needed, 0)]) if needed < len(roll) else 0.0
+    return float(tail[max(needed, 0)]) if needed < len(tail) else 0.0
+
+
+@cache
+def presence_tail(dice: int) -> FloatArray:
+    """P(the Presence roll of ``dice`` D6 >= n) for every n (worked out once)."""
+    tail = at_least(power(die(6), dice))
+    tail.flags.writeable = False
+    return tail
 
 
 def attack_odds(profile: OpenWarAttack) -> OddsResult:

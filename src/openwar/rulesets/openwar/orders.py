@@ -15,6 +15,7 @@ from openwar.engine.space import (
     OVERLAP_TOLERANCE,
     centroid,
     furthest_translation,
+    furthest_translations,
     groups,
     placement_clear,
     unit_gaps,
@@ -27,6 +28,7 @@ MIN_MOVE = 0.5  # cm: a candidate move shorter than this is not offered
 BLOCKED = 0.9  # a straight move that gets less than this share of its way is blocked
 DETOURS = (30.0, -30.0, 60.0, -60.0, 90.0, -90.0)  # degrees: turns tried around a blockage
 CONTACT_TRIES = 8  # closest pairs of miniatures tried for a charge's base contact
+_TURNS = [(float(np.cos(np.radians(a))), float(np.sin(np.radians(a)))) for a in DETOURS]
 
 
 def enemy_minis(state: GameState, side: int) -> np.ndarray:
@@ -111,30 +113,31 @@ def reachable_point(
         return None
     travel = min(limit, max(length - stop_short, 0.0))
     u = delta / length
-    shift = furthest_translation(state, members, u * travel)
-    if float(np.hypot(*shift)) < BLOCKED * travel:
-        shift = _detour(state, members, delta, u, travel, shift)
+    shift = _around(state, members, delta, u, travel)
     if float(np.hypot(*shift)) < MIN_MOVE:
         return None
     end = np.round(start + shift, POSITION_DECIMALS)
     return (float(end[0]), float(end[1]))
 
 
-def _detour(
-    state: GameState,
-    members: np.ndarray,
-    delta: FloatArray,
-    u: FloatArray,
-    travel: float,
-    straight: FloatArray,
+def _around(
+    state: GameState, members: np.ndarray, delta: FloatArray, u: FloatArray, travel: float
 ) -> FloatArray:
-    """Of the straight move and the fan of turned ones, the move that ends nearest the goal
-    (``delta`` from the centre); a turn must gain :data:`MIN_MOVE` over the straight move."""
-    best, remaining = straight, float(np.hypot(*(delta - straight))) - MIN_MOVE
-    for angle in DETOURS:
-        c, s = np.cos(np.radians(angle)), np.sin(np.radians(angle))
-        turned = np.array([c * u[0] - s * u[1], s * u[0] + c * u[1]])
-        shift = furthest_translation(state, members, turned * travel)
+    """The move ``travel`` along the unit vector ``u``, or, when a base blocks it (it gets
+    less than :data:`BLOCKED` of its way), of it and the fan of turned moves (:data:`DETOURS`),
+    the one that ends nearest the goal (``delta`` from the start); a turn must gain
+    :data:`MIN_MOVE` over the straight move. The turned moves are worked out with the straight
+    one (most moves asked for are blocked) but only looked at when it is blocked."""
+    ux, uy = u.tolist()
+    ways = [(ux, uy), *((c * ux - s * uy, s * ux + c * uy) for c, s in _TURNS)]
+    moves = furthest_translations(
+        state, members, [np.array((x * travel, y * travel)) for x, y in ways]
+    )
+    best = next(moves)
+    if float(np.hypot(*best)) >= BLOCKED * travel:
+        return best
+    remaining = float(np.hypot(*(delta - best))) - MIN_MOVE
+    for shift in moves:
         left = float(np.hypot(*(delta - shift)))
         if left < remaining:
             best, remaining = shift, left
@@ -230,9 +233,10 @@ def _step_miniature(
     if length == 0.0 or limit <= 0.0:
         return 0.0
     u = delta / length
-    shift = furthest_translation(state, one, u * limit)
-    if around and float(np.hypot(*shift)) < BLOCKED * limit:
-        shift = _detour(state, one, delta, u, limit, shift)
+    if around:
+        shift = _around(state, one, delta, u, limit)
+    else:
+        shift = furthest_translation(state, one, u * limit)
     state.pos[mini] = np.round(state.pos[mini] + shift, POSITION_DECIMALS)
     return float(np.hypot(*shift))
 
