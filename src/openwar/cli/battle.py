@@ -31,10 +31,12 @@ def battle_command(
     army_b: Annotated[Path, typer.Argument(help="Army file of side B (YAML).")],
     battleplan: Annotated[
         Path | None,
-        typer.Option(help="Battleplan JSON (`openwar battleplan --ruleset openwar --json`)."),
+        typer.Option(
+            help="Battleplan JSON (`openwar battleplan --ruleset openwar --points 1000 --json`)."
+        ),
     ] = None,
     seed: Annotated[int, typer.Option(min=0, help="Seed of the dice (and of the plan).")] = 1,
-    players: Annotated[str, typer.Option(help="Players of A and B: random or simple.")] = (
+    players: Annotated[str, typer.Option(help=f"Players of A and B: {', '.join(PLAYERS)}.")] = (
         "simple,simple"
     ),
     log: Annotated[bool, typer.Option("--log", help="Print every action and event.")] = False,
