@@ -354,10 +354,12 @@ def holders(
     """For each objective of :func:`live_points`: +1 held by ``side``, -1 by the enemy, 0 by
     nobody (OW-B14), with the miniatures ``moved`` standing at ``xy`` and the unit of
     ``thinned`` reduced to that share of its miniatures (an attack's expected survivors)."""
-    return [
-        0.0 if abs(m) < 1e-9 else float(np.sign(m))
-        for m in control_margins(state, side, moved, xy, thinned)
-    ]
+    return _held(control_margins(state, side, moved, xy, thinned))
+
+
+def _held(margins: list[float]) -> list[float]:
+    """+1, -1 or 0 for each margin of miniatures (OW-B14: more miniatures hold)."""
+    return [0.0 if abs(m) < 1e-9 else float(np.sign(m)) for m in margins]
 
 
 def control_margins(
@@ -462,7 +464,7 @@ def objective_value(
     condition's decisive patterns (Invasion: both held; Loot and Plunder: objectives looted
     so far)."""
     margins = control_margins(state, side, moved, xy, thinned)
-    held = [0.0 if abs(m) < 1e-9 else float(np.sign(m)) for m in margins]
+    held = _held(margins)
     worths = objective_worths(state, side, w)
     value = sum(hold_chance(m, w) * v for m, v in zip(margins, worths, strict=True))
     name = victory.victory_name(state)
@@ -480,21 +482,6 @@ def score_value(state: GameState, side: int, w: Weights = WEIGHTS) -> float:
     if victory.victory_name(state) == victory.QUARTERED:
         return margin * w.score_point * stake(state, w)
     return margin
-
-
-def objective_balance(
-    state: GameState,
-    side: int,
-    moved: IntArray | None = None,
-    xy: FloatArray | None = None,
-    only: tuple[float, float] | None = None,
-) -> float:
-    """Objectives held by ``side`` minus those held by the enemy (OW-B14), with the miniatures
-    ``moved`` standing at ``xy`` (of one objective, ``only``, if given)."""
-    held = holders(state, side, moved, xy)
-    if only is None:
-        return float(sum(held))
-    return float(sum(h for h, (_, p) in zip(held, live_points(state), strict=True) if p == only))
 
 
 def wanted_objectives(state: GameState, side: int) -> list[tuple[tuple[float, float], float]]:
