@@ -9,6 +9,7 @@ from openwar.ai.heuristic import HeuristicPlayer
 from openwar.ai.openwar_eval import (
     EVALUATION,
     control_margins,
+    control_spread,
     forecast,
     hold_chance,
     holders,
@@ -52,6 +53,7 @@ def test_invasion_values_the_objective_nearer_the_centre_most_and_both_at_once()
     moved = state.pos[members] + (np.asarray(inner) - state.pos[members].mean(axis=0))
     assert objective_value(state, 1, members, moved) > objective_value(state, 1)
     state.board["objectives"] = [[45.0, 62.0], [45.0, 62.0]]  # b1 holds both: a win at once
+    state.round = rounds_to_score(state)  # the last round: a margin of 5 is nearly safe
     assert objective_value(state, 1) >= near_centre + other + stake(state)
 
 
@@ -63,9 +65,28 @@ def test_casualties_on_an_objective_count_for_its_holder() -> None:
     assert objective_value(state, 0, thinned=("b1", 0.0)) == 0.0  # nobody holds it
     margin = control_margins(state, 0)[0]
     assert margin < 0.0
-    assert objective_value(state, 0) == pytest.approx(hold_chance(margin) * stake(state))
+    spread = control_spread(state)
+    assert objective_value(state, 0) == pytest.approx(hold_chance(margin, spread) * stake(state))
     assert -stake(state) < objective_value(state, 0) < 0.0
     assert EVALUATION.position_value(state, 0) < EVALUATION.position_value(state, 1)
+
+
+def test_early_every_holder_worn_down_counts_in_the_last_round_only_the_last_few() -> None:
+    state = charge_position()
+    middle = state.pos[state.on_table("a1")].mean(axis=0)
+    state.board.update(victory=victory.FIELD, objectives=[[float(v) for v in middle]])
+    assert control_margins(state, 1) == [-10.0]  # a1's ten miniatures hold it
+
+    def share_of_half() -> float:
+        """What slaying half the holder is worth, as a share of slaying all of it."""
+        now = objective_value(state, 1)
+        half = objective_value(state, 1, thinned=("a1", 0.5)) - now
+        return half / (objective_value(state, 1, thinned=("a1", 0.0)) - now)
+
+    assert share_of_half() > 0.45  # round 1: the first five count nearly as much
+    state.round = rounds_to_score(state)
+    assert control_spread(state) == EVALUATION.w.control_spread  # the last round
+    assert share_of_half() < 0.2  # only the last few swing it now
 
 
 def test_a_unit_on_an_objective_is_worth_a_share_of_it() -> None:
@@ -76,6 +97,22 @@ def test_a_unit_on_an_objective_is_worth_a_share_of_it() -> None:
     state = charge_position()
     state.board.update(victory=victory.PRIZE, objectives=[[45.0, 62.0]])  # b1 stands on it
     assert unit_worth(state, b1) == b1.points + EVALUATION.w.holding * stake(state)
+
+
+def test_a_carried_prize_moves_with_the_unit_that_carries_it() -> None:
+    state = charge_position()
+    state.board.update(victory=victory.PRIZE, objectives=[[45.0, 62.0]])
+    members = state.on_table("b1")
+    carrier = int(members[0])
+    state.extra["prize"] = [float(v) for v in state.pos[carrier]]
+    state.extra["carrier"] = carrier
+    away = state.pos[members] + np.asarray([30.0, 10.0])  # far from a1 and the old spot
+    moved = state.clone()
+    moved.pos[members] = away
+    moved.extra["prize"] = [float(v) for v in away[0]]
+    assert control_margins(state, 1, members, away) == control_margins(moved, 1) > [0.0]
+    state.extra["carrier"] = None  # a prize on the ground stays: b1 walks away from it
+    assert control_margins(state, 1, members, away) == [0.0]
 
 
 def test_remembered_forecasts_are_the_forecasts_worked_out_afresh() -> None:

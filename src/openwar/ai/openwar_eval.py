@@ -51,6 +51,7 @@ class Weights:
     invasion_near: float = 0.7  # Invasion: the objective nearer the centre, share of the stake
     invasion_far: float = 0.4  # the other one (it counts only with the first: a win at once)
     control_spread: float = 4.0  # miniatures: a margin this big holds an objective ~76% surely
+    control_growth: float = 8.0  # the spread's growth per end of round still to come
 
 
 WEIGHTS = Weights()
@@ -344,6 +345,18 @@ def live_points(state: GameState) -> list[tuple[int, tuple[float, float]]]:
     return found
 
 
+def _carried(
+    state: GameState, points: list[tuple[int, tuple[float, float]]], pos: FloatArray
+) -> list[tuple[int, tuple[float, float]]]:
+    """``points`` with a carried Arcane Prize where its carrier stands in ``pos`` (a unit that
+    moves takes the prize with it, OW-V5)."""
+    carrier = state.extra.get("carrier")
+    if carrier is None or not state.alive[carrier] or victory.victory_name(state) != victory.PRIZE:
+        return points
+    x, y = (float(v) for v in pos[carrier])
+    return [(points[0][0], (x, y))]
+
+
 def holders(
     state: GameState,
     side: int,
@@ -378,6 +391,7 @@ def control_margins(
     if moved is not None and xy is not None:
         pos = pos.copy()
         pos[moved] = xy
+        points = _carried(state, points, pos)
     live = state.alive & state.deployed
     sides = state_sides(state)
     control = float(state.board.get("control_range", battle_rules().objective_range))
@@ -393,11 +407,18 @@ def control_margins(
     return found
 
 
-def hold_chance(margin: float, w: Weights = WEIGHTS) -> float:
+def hold_chance(margin: float, spread: float = WEIGHTS.control_spread) -> float:
     """How surely a margin of miniatures holds an objective, from -1 (the enemy's) to +1:
     a few miniatures more can be lost to one attack or outnumbered by one move, a margin of
-    ``w.control_spread`` and more is nearly safe."""
-    return float(np.tanh(margin / w.control_spread))
+    ``spread`` is about 76% sure and twice that nearly safe."""
+    return float(np.tanh(margin / spread))
+
+
+def control_spread(state: GameState, w: Weights = WEIGHTS) -> float:
+    """The margin of miniatures that holds an objective about 76% surely: wider while more
+    ends of rounds are to come (until the last, fights and moves can swing a margin a long
+    way, so wearing down a big holder counts; in the last round a few miniatures decide)."""
+    return w.control_spread + w.control_growth * (rounds_to_score(state) - 1)
 
 
 def state_sides(state: GameState) -> IntArray:
@@ -466,7 +487,8 @@ def objective_value(
     margins = control_margins(state, side, moved, xy, thinned)
     held = _held(margins)
     worths = objective_worths(state, side, w)
-    value = sum(hold_chance(m, w) * v for m, v in zip(margins, worths, strict=True))
+    spread = control_spread(state, w)
+    value = sum(hold_chance(m, spread) * v for m, v in zip(margins, worths, strict=True))
     name = victory.victory_name(state)
     if name == victory.INVASION and len(held) == 2 and held[0] == held[1] != 0:
         value += held[0] * stake(state, w)
