@@ -7,8 +7,6 @@ quicker call on the small arrays a battle has).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -138,89 +136,56 @@ def furthest_translation(state: GameState, movers: IntArray, shift: FloatArray) 
     Exact, not sampled: for every mover and every other base, the first time the moving circle
     touches the still one solves ``|d + t u| = r1 + r2`` (a quadratic in ``t``).
     """
-    return next(furthest_translations(state, movers, [shift]))
+    shifts = np.asarray(shift, dtype=np.float64).reshape(1, 2)
+    return np.asarray(furthest_translations(state, movers, shifts)[0], dtype=np.float64)
 
 
-def furthest_translations(
-    state: GameState, movers: IntArray, shifts: Sequence[FloatArray]
-) -> Iterator[FloatArray]:
-    """:func:`furthest_translation` of each of ``shifts`` in turn, as they are asked for.
-
-    The moves the battle's memo does not know are worked out together at the first request
-    (the group once, every first contact in one pass); the memo is looked up and added to
-    only as each answer is taken, so a caller that stops early leaves it as if the later
-    moves had never been asked (the same answers and the same memo as one call per shift).
-    The state must not change until the caller is done with the answers.
-    """
-    lengths = [float(np.hypot(*shift)) for shift in shifts]
+def furthest_translations(state: GameState, movers: IntArray, shifts: FloatArray) -> FloatArray:
+    """:func:`furthest_translation` of each of ``shifts`` (k, 2): the moves the battle's memo
+    does not know are worked out together (the group once, every first contact in one pass)
+    and remembered; each answer is the one of its shift asked alone."""
+    shifts = np.ascontiguousarray(shifts, dtype=np.float64)
+    lengths = np.hypot(shifts[:, 0], shifts[:, 1])  # the same as each shift's own np.hypot
+    moves = np.zeros_like(shifts)  # a zero shift goes nowhere
+    going = np.flatnonzero(lengths != 0.0).tolist()
     memo = TranslationMemo.of(state)
-    keys = [b""] * len(shifts)
-    if memo is not None:
+    if memo is None:
+        unknown, keys = going, []
+    else:
         start = movers.tobytes() + state.pos.take(movers, 0).tobytes()
-        keys = [start + shift.tobytes() for shift in shifts]
-    unknown = [
-        i
-        for i, (key, length) in enumerate(zip(keys, lengths, strict=True))
-        if length != 0.0 and (memo is None or key not in memo.results)
-    ]
-    asked = [(shifts[i], lengths[i]) for i in unknown]
-    worked = dict(zip(unknown, _translations(state, movers, asked), strict=True))
-    for i, (shift, key) in enumerate(zip(shifts, keys, strict=True)):
-        if lengths[i] == 0.0:
-            yield np.zeros(2)
-            continue
+        blob = shifts.tobytes()  # each shift's 16 bytes in turn
+        keys = [start + blob[16 * i : 16 * i + 16] for i in range(len(shifts))]
+        unknown = []
+        for i in going:
+            known = memo.results.get(keys[i])
+            if known is None:
+                unknown.append(i)
+            else:
+                moves[i] = known
+    if unknown:
+        found, lanes = _translations(state, movers, shifts[unknown], lengths[unknown])
+        moves[unknown] = found
         if memo is not None:
-            known = memo.results.get(key)
-            if known is not None:
-                if memo.used is not None:
-                    memo.used.append((key, known))
-                yield known.copy()
-                continue
-        if i not in worked:  # known at first, forgotten since (the memo filled up and restarted)
-            worked[i] = _translations(state, movers, [(shift, lengths[i])])[0]
-        move, lane = worked[i]
-        if memo is not None:
-            memo.remember(key, move.copy(), lane)
-        yield move
+            for i, move, lane in zip(unknown, found, lanes, strict=True):
+                memo.remember(keys[i], move, lane)
+    return moves
 
 
 def _translations(
-    state: GameState, movers: IntArray, shifts: Sequence[tuple[FloatArray, float]]
-) -> list[tuple[FloatArray, tuple[float, ...]]]:
-    """Each (non-zero) shift's furthest translation, from the shift and its length, and the
-    lane it depends on (see :meth:`MovingGroup.lane`)."""
-    if not shifts:
-        return []
+    state: GameState, movers: IntArray, shifts: FloatArray, lengths: FloatArray
+) -> tuple[FloatArray, FloatArray]:
+    """Each (non-zero) shift's furthest translation (k, 2), from the shifts (k, 2) and their
+    lengths, and the lane it depends on (k, 6; see :meth:`MovingGroup.lanes`): every shift at
+    once, in elementwise operations (each answer the same arithmetic as one shift alone)."""
+    if len(shifts) == 0:
+        return shifts, np.zeros((0, 6))
     group = MovingGroup.of(state, movers)
-    units: list[tuple[float, float]] = []
-    limits: list[float] = []
-    steps: list[tuple[float, float]] = []
-    for shift, length in shifts:
-        sx, sy = shift.tolist()
-        ux, uy = sx / length, sy / length
-        limit = min(length, group.edge_limit(ux, uy))
-        travel = max(limit, 0.0)
-        units.append((ux, uy))
-        limits.append(limit)
-        steps.append((ux * travel, uy * travel))
-    contacts = group.first_contacts(np.array(units), group.near_paths(steps))
-    found = []
-    for (ux, uy), limit, contact in zip(units, limits, contacts.tolist(), strict=True):
-        share = max(min(limit, contact), 0.0)
-        found.append((np.array((ux * share, uy * share)), group.lane(ux, uy, max(limit, 0.0))))
-    return found
-
-
-Used = list[tuple[bytes, FloatArray]]  # the remembered moves an answer was built from
-
-
-def still_valid(state: GameState, used: Used) -> bool:
-    """Whether every remembered move in ``used`` still holds for ``state`` (the very answers,
-    not recomputed ones: a move forgotten and worked out again counts as changed)."""
-    memo = TranslationMemo.of(state)
-    if memo is None:
-        return False
-    return all(memo.results.get(key) is found for key, found in used)
+    units = shifts / lengths[:, None]
+    limits = np.minimum(lengths, group.edge_limits(units))
+    travels = np.maximum(limits, 0.0)
+    contacts = group.first_contacts(units, group.near_paths(units * travels[:, None]))
+    moves = units * np.maximum(np.minimum(limits, contacts), 0.0)[:, None]
+    return moves, group.lanes(units, travels)
 
 
 class TranslationMemo:
@@ -235,8 +200,7 @@ class TranslationMemo:
         self.present: BoolArray | None = None
         self.results: dict[bytes, FloatArray] = {}
         self.keys: list[bytes] = []
-        self.lanes: list[tuple[float, ...]] = []  # each key's lane (see MovingGroup.lane)
-        self.used: Used | None = None  # when a list, every move looked up is noted in it
+        self.lanes: list[FloatArray] = []  # each key's lane (see MovingGroup.lanes)
 
     @classmethod
     def of(cls, state: GameState) -> TranslationMemo | None:
@@ -290,26 +254,13 @@ class TranslationMemo:
     def forget_all(self) -> None:
         self.results, self.keys, self.lanes = {}, [], []
 
-    def remember(self, key: bytes, shift: FloatArray, lane: tuple[float, ...]) -> None:
+    def remember(self, key: bytes, shift: FloatArray, lane: FloatArray) -> None:
         if len(self.keys) >= TRANSLATION_MEMO_LIMIT:
             self.forget_all()
         if key not in self.results:
             self.keys.append(key)
             self.lanes.append(lane)
         self.results[key] = shift
-        if self.used is not None:
-            self.used.append((key, shift))
-
-    @contextmanager
-    def noting(self) -> Iterator[Used]:
-        """Note every move looked up inside the block (for :func:`still_valid` later)."""
-        outer, self.used = self.used, []
-        try:
-            yield self.used
-        finally:
-            if outer is not None:
-                outer.extend(self.used)
-            self.used = outer
 
 
 @dataclass(frozen=True)
@@ -378,60 +329,63 @@ class MovingGroup:
         spread = (np.sqrt(((self.xy - middle) ** 2).sum(axis=1)) + self.r).max()
         return float(middle[0]), float(middle[1]), float(spread)
 
-    def edge_limit(self, ux: float, uy: float) -> float:
-        """How far the group goes along the unit vector (``ux``, ``uy``) before a base crosses
-        the table edge (the minimum over bases of the same quotient: dividing is monotonic, so
-        taken once)."""
-        best = np.inf
-        for axis, step in enumerate((ux, uy)):
-            if step > 1e-12:
-                best = min(best, self.room[2 * axis] / step)
-            elif step < -1e-12:
-                best = min(best, self.room[2 * axis + 1] / step)
-        return float(best)
+    def edge_limits(self, units: FloatArray) -> FloatArray:
+        """(k,): how far the group goes along each of the unit vectors ``units`` (k, 2) before
+        a base crosses the table edge (the minimum over bases of the same quotient: dividing
+        is monotonic, so taken once per axis)."""
+        far, back = np.array(self.room[0::2]), np.array(self.room[1::2])
+        safe = np.where(units == 0.0, 1.0, units)  # no division by zero (never selected)
+        quotients = np.where(
+            units > 1e-12, far / safe, np.where(units < -1e-12, back / safe, np.inf)
+        )
+        return np.asarray(quotients.min(axis=1), dtype=np.float64)
 
-    def lane(self, ux: float, uy: float, travel: float) -> tuple[float, ...]:
-        """A strip holding all the group sweeps moving ``travel`` along the unit vector
-        (``ux``, ``uy``), as (u_x, u_y, along_min, along_max, across_min, across_max), with a
-        margin: the only place where another base can stop the move (the strip of the
+    def lanes(self, units: FloatArray, travels: FloatArray) -> FloatArray:
+        """(k, 6): a strip holding all the group sweeps moving each of ``travels`` along the
+        unit vectors ``units``, as (u_x, u_y, along_min, along_max, across_min, across_max),
+        with a margin: the only place where another base can stop the move (the strip of the
         group's enclosing circle, cheaper than the bases' own and never narrower)."""
         cx, cy, spread = self.circle
+        ux, uy = units[:, 0], units[:, 1]
         along, across = cx * ux + cy * uy, cy * ux - cx * uy
         reach = spread + LANE_MARGIN
-        return (ux, uy, along - reach, along + reach + travel, across - reach, across + reach)
+        return np.column_stack(
+            (ux, uy, along - reach, along + reach + travels, across - reach, across + reach)
+        )
 
-    def near_paths(self, steps: Sequence[tuple[float, float]]) -> BoolArray:
+    def near_paths(self, steps: FloatArray) -> BoolArray:
         """(k, m): which other bases' bounding boxes touch the group's bounding box swept along
-        each of ``steps`` (dx, dy), plus a margin. Leaving the rest out changes no first
+        each of ``steps`` (k, 2), plus a margin. Leaving the rest out changes no first
         contact: they are met later than the step's end, if ever."""
-        boxes = [
-            (
-                self.low[0] + min(dx, 0.0) - SWEEP_MARGIN,
-                self.low[1] + min(dy, 0.0) - SWEEP_MARGIN,
-                -(self.high[0] + max(dx, 0.0) + SWEEP_MARGIN),
-                -(self.high[1] + max(dy, 0.0) + SWEEP_MARGIN),
-            )
-            for dx, dy in steps
-        ]
-        return np.asarray((self.rest_box[:, None, :] >= np.array(boxes).T[:, :, None]).all(axis=0))
+        dx, dy = steps[:, 0], steps[:, 1]
+        boxes = (
+            self.low[0] + np.minimum(dx, 0.0) - SWEEP_MARGIN,
+            self.low[1] + np.minimum(dy, 0.0) - SWEEP_MARGIN,
+            -(self.high[0] + np.maximum(dx, 0.0) + SWEEP_MARGIN),
+            -(self.high[1] + np.maximum(dy, 0.0) + SWEEP_MARGIN),
+        )
+        return np.asarray((self.rest_box[:, None, :] >= np.array(boxes)[:, :, None]).all(axis=0))
 
     def first_contacts(self, units: FloatArray, near: BoolArray) -> FloatArray:
         """(k,): how far the group goes along each of the unit vectors ``units`` (k, 2) before
         a base first touches one of the other bases ``near`` (k, m) its path (inf: none).
-        Worked out only for the bases near some path; each time is the same sum whichever
-        paths are asked together, and the least of a set is exact."""
-        columns = np.flatnonzero(near.any(axis=0))
-        if len(columns) == 0:
-            return np.full(len(units), np.inf)
+        Worked out only for the (path, base) pairs that are near; each time is the same sum
+        whichever paths are asked together, and the least of a set is exact."""
+        found = np.full(len(units), np.inf)
+        paths, columns = np.nonzero(near)  # path by path
+        if len(paths) == 0:
+            return found
         dx, dy, clearances = self.pairs
         x, y, c = dx.take(columns, 1), dy.take(columns, 1), clearances.take(columns, 1)
-        ux, uy = units.T[:, :, None, None]
-        b = x * ux + y * uy  # (k, n, columns): the products and sum of dot2
+        u = units.take(paths, 0)
+        b = x * u[:, 0] + y * u[:, 1]  # (n, pairs): the products and sum of dot2
         disc = b * b - c
-        approaching = (disc >= 0.0) & (b < 0.0) & near.take(columns, axis=1)[:, None, :]
+        approaching = (disc >= 0.0) & (b < 0.0)
         t = np.where(approaching, -b - np.sqrt(np.maximum(disc, 0.0)), np.inf)
         t = np.where(approaching & (c <= OVERLAP_TOLERANCE), np.maximum(t, 0.0), t)
-        return np.asarray(t.min(axis=(1, 2)), dtype=np.float64)
+        starts = np.flatnonzero(np.concatenate(([True], paths[1:] != paths[:-1])))
+        found[paths[starts]] = np.minimum.reduceat(t.min(axis=0), starts)
+        return found
 
 
 def groups(state: GameState, members: IntArray, link: float) -> list[IntArray]:
