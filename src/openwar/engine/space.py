@@ -200,7 +200,7 @@ class TranslationMemo:
         self.present: BoolArray | None = None
         self.results: dict[bytes, FloatArray] = {}
         self.keys: list[bytes] = []
-        self.lanes: list[FloatArray] = []  # each key's lane (see MovingGroup.lanes)
+        self.lanes = np.empty((TRANSLATION_MEMO_LIMIT, 6))  # each key's lane, in turn
 
     @classmethod
     def of(cls, state: GameState) -> TranslationMemo | None:
@@ -233,7 +233,7 @@ class TranslationMemo:
         r = state.radius[changed]
         places = np.concatenate([self.pos[changed], state.pos[changed]])  # before and now
         reach = np.concatenate([r, r])[None, :]
-        lanes = np.asarray(self.lanes)
+        lanes = self.lanes[: len(self.keys)]  # see MovingGroup.lanes
         u0, u1 = lanes[:, 0:1], lanes[:, 1:2]
         along = places[None, :, 0] * u0 + places[None, :, 1] * u1
         across = places[None, :, 1] * u0 - places[None, :, 0] * u1
@@ -249,17 +249,17 @@ class TranslationMemo:
             del self.results[self.keys[int(k)]]
         keep = np.flatnonzero(~hit)
         self.keys = [self.keys[int(k)] for k in keep]
-        self.lanes = [self.lanes[int(k)] for k in keep]
+        self.lanes[: len(keep)] = lanes[keep]
 
     def forget_all(self) -> None:
-        self.results, self.keys, self.lanes = {}, [], []
+        self.results, self.keys = {}, []
 
     def remember(self, key: bytes, shift: FloatArray, lane: FloatArray) -> None:
         if len(self.keys) >= TRANSLATION_MEMO_LIMIT:
             self.forget_all()
         if key not in self.results:
+            self.lanes[len(self.keys)] = lane
             self.keys.append(key)
-            self.lanes.append(lane)
         self.results[key] = shift
 
 
@@ -313,14 +313,14 @@ class MovingGroup:
 
     @cached_property
     def pairs(self) -> tuple[FloatArray, FloatArray, FloatArray]:
-        """Each base's offset from every other base, x and y, (n, m) each, and the square of
-        their centre distance less the square of their touching distance, (n, m): what the
-        first contact of any straight move of the group needs (taken for the bases near its
-        path)."""
+        """Each other base's offset from every base of the group, x and y, (m, n) each, and
+        the square of their centre distance less the square of their touching distance,
+        (m, n): what the first contact of any straight move of the group needs (a row per
+        other base, taken for the bases near its path)."""
         offsets = self.xy[:, None, :] - self.rest_xy[None, :, :]
         reach = self.r[:, None] + self.rest_r[None, :]
         clearances = dot2(offsets, offsets) - reach * reach
-        return offsets[:, :, 0].copy(), offsets[:, :, 1].copy(), clearances
+        return offsets[:, :, 0].T.copy(), offsets[:, :, 1].T.copy(), clearances.T.copy()
 
     @cached_property
     def circle(self) -> tuple[float, float, float]:
@@ -372,19 +372,21 @@ class MovingGroup:
         Worked out only for the (path, base) pairs that are near; each time is the same sum
         whichever paths are asked together, and the least of a set is exact."""
         found = np.full(len(units), np.inf)
-        paths, columns = np.nonzero(near)  # path by path
-        if len(paths) == 0:
+        flat = np.flatnonzero(near)  # path by path
+        if len(flat) == 0:
             return found
+        paths = flat // near.shape[1]
+        rows = flat - paths * near.shape[1]
         dx, dy, clearances = self.pairs
-        x, y, c = dx.take(columns, 1), dy.take(columns, 1), clearances.take(columns, 1)
-        u = units.take(paths, 0)
-        b = x * u[:, 0] + y * u[:, 1]  # (n, pairs): the products and sum of dot2
+        x, y, c = dx.take(rows, 0), dy.take(rows, 0), clearances.take(rows, 0)
+        ux, uy = units[:, 0].take(paths)[:, None], units[:, 1].take(paths)[:, None]
+        b = x * ux + y * uy  # (pairs, n): the products and sum of dot2
         disc = b * b - c
         approaching = (disc >= 0.0) & (b < 0.0)
         t = np.where(approaching, -b - np.sqrt(np.maximum(disc, 0.0)), np.inf)
-        t = np.where(approaching & (c <= OVERLAP_TOLERANCE), np.maximum(t, 0.0), t)
+        t = np.where(c <= OVERLAP_TOLERANCE, np.maximum(t, 0.0), t)  # inf stays inf
         starts = np.flatnonzero(np.concatenate(([True], paths[1:] != paths[:-1])))
-        found[paths[starts]] = np.minimum.reduceat(t.min(axis=0), starts)
+        found[paths[starts]] = np.minimum.reduceat(t.min(axis=1), starts)
         return found
 
 
