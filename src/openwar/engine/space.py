@@ -313,14 +313,14 @@ class MovingGroup:
 
     @cached_property
     def pairs(self) -> tuple[FloatArray, FloatArray, FloatArray]:
-        """Each other base's offset from every base of the group, x and y, (m, n) each, and
-        the square of their centre distance less the square of their touching distance,
-        (m, n): what the first contact of any straight move of the group needs (a row per
-        other base, taken for the bases near its path)."""
+        """Each base's offset from every other base, x and y, (n, m) each, and the square of
+        their centre distance less the square of their touching distance, (n, m): what the
+        first contact of any straight move of the group needs (taken for the bases near its
+        path)."""
         offsets = self.xy[:, None, :] - self.rest_xy[None, :, :]
         reach = self.r[:, None] + self.rest_r[None, :]
         clearances = dot2(offsets, offsets) - reach * reach
-        return offsets[:, :, 0].T.copy(), offsets[:, :, 1].T.copy(), clearances.T.copy()
+        return offsets[:, :, 0].copy(), offsets[:, :, 1].copy(), clearances
 
     @cached_property
     def circle(self) -> tuple[float, float, float]:
@@ -368,25 +368,32 @@ class MovingGroup:
 
     def first_contacts(self, units: FloatArray, near: BoolArray) -> FloatArray:
         """(k,): how far the group goes along each of the unit vectors ``units`` (k, 2) before
-        a base first touches one of the other bases ``near`` (k, m) its path (inf: none).
-        Worked out only for the (path, base) pairs that are near; each time is the same sum
+        a base first touches one of the other bases ``near`` (k, m) its path (inf: none; 0: a
+        base it overlaps). Worked out only for the (path, base) pairs that are near and whose
+        base is in the strip the group's enclosing circle sweeps (any other is never touched:
+        no mover comes within touching distance across the path); each time is the same sum
         whichever paths are asked together, and the least of a set is exact."""
         found = np.full(len(units), np.inf)
         flat = np.flatnonzero(near)  # path by path
-        if len(flat) == 0:
-            return found
         paths = flat // near.shape[1]
         rows = flat - paths * near.shape[1]
+        cx, cy, spread = self.circle
+        ux, uy = units[:, 0].take(paths), units[:, 1].take(paths)
+        px, py = self.rest_xy[:, 0].take(rows) - cx, self.rest_xy[:, 1].take(rows) - cy
+        strip = np.abs(py * ux - px * uy) <= spread + self.rest_r.take(rows) + SWEEP_MARGIN
+        paths, rows, ux, uy = paths[strip], rows[strip], ux[strip], uy[strip]
+        if len(paths) == 0:
+            return found
         dx, dy, clearances = self.pairs
-        x, y, c = dx.take(rows, 0), dy.take(rows, 0), clearances.take(rows, 0)
-        ux, uy = units[:, 0].take(paths)[:, None], units[:, 1].take(paths)[:, None]
-        b = x * ux + y * uy  # (pairs, n): the products and sum of dot2
+        x, y, c = dx.take(rows, 1), dy.take(rows, 1), clearances.take(rows, 1)
+        b = x * ux + y * uy  # (n, pairs): the products and sum of dot2
         disc = b * b - c
-        approaching = (disc >= 0.0) & (b < 0.0)
-        t = np.where(approaching, -b - np.sqrt(np.maximum(disc, 0.0)), np.inf)
-        t = np.where(c <= OVERLAP_TOLERANCE, np.maximum(t, 0.0), t)  # inf stays inf
+        # -b - sqrt(disc) is negative only for overlapping bases (c < 0): sqrt(b * b) is |b|
+        # exactly in IEEE arithmetic, so a move from such an overlap starts at 0
+        ahead = np.maximum(-b - np.sqrt(np.maximum(disc, 0.0)), 0.0)
+        t = np.where((disc >= 0.0) & (b < 0.0), ahead, np.inf)
         starts = np.flatnonzero(np.concatenate(([True], paths[1:] != paths[:-1])))
-        found[paths[starts]] = np.minimum.reduceat(t.min(axis=1), starts)
+        found[paths[starts]] = np.minimum.reduceat(t.min(axis=0), starts)
         return found
 
 

@@ -83,11 +83,11 @@ def test_a_group_s_pairs_are_those_of_the_bases_near_each_path() -> None:
         compared += len(near)
         d = group.xy[:, None, :] - group.rest_xy[near][None, :, :]
         reach = group.r[:, None] + group.rest_r[near][None, :]
-        np.testing.assert_array_equal(dx.take(near, axis=0), d[:, :, 0].T)
-        np.testing.assert_array_equal(dy.take(near, axis=0), d[:, :, 1].T)
+        np.testing.assert_array_equal(dx.take(near, axis=1), d[:, :, 0])
+        np.testing.assert_array_equal(dy.take(near, axis=1), d[:, :, 1])
         np.testing.assert_array_equal(
-            clearances.take(near, axis=0),
-            (d[:, :, 0] * d[:, :, 0] + d[:, :, 1] * d[:, :, 1] - reach * reach).T,
+            clearances.take(near, axis=1),
+            d[:, :, 0] * d[:, :, 0] + d[:, :, 1] * d[:, :, 1] - reach * reach,
         )
     assert compared > 0
 
