@@ -147,7 +147,7 @@ def furthest_translations(state: GameState, movers: IntArray, shifts: FloatArray
     shifts = np.ascontiguousarray(shifts, dtype=np.float64)
     lengths = np.hypot(shifts[:, 0], shifts[:, 1])  # the same as each shift's own np.hypot
     moves = np.zeros_like(shifts)  # a zero shift goes nowhere
-    going = np.flatnonzero(lengths != 0.0).tolist()
+    going = [i for i, length in enumerate(lengths.tolist()) if length != 0.0]
     memo = TranslationMemo.of(state)
     if memo is None:
         unknown, keys = going, []
@@ -155,19 +155,17 @@ def furthest_translations(state: GameState, movers: IntArray, shifts: FloatArray
         start = movers.tobytes() + state.pos.take(movers, 0).tobytes()
         blob = shifts.tobytes()  # each shift's 16 bytes in turn
         keys = [start + blob[16 * i : 16 * i + 16] for i in range(len(shifts))]
-        unknown = []
-        for i in going:
-            known = memo.results.get(keys[i])
-            if known is None:
-                unknown.append(i)
-            else:
-                moves[i] = known
+        known = [memo.results.get(keys[i]) for i in going]
+        unknown = [i for i, found in zip(going, known, strict=True) if found is None]
+        if len(unknown) < len(going):
+            moves[[i for i, found in zip(going, known, strict=True) if found is not None]] = [
+                found for found in known if found is not None
+            ]
     if unknown:
         found, lanes = _translations(state, movers, shifts[unknown], lengths[unknown])
         moves[unknown] = found
         if memo is not None:
-            for i, move, lane in zip(unknown, found, lanes, strict=True):
-                memo.remember(keys[i], move, lane)
+            memo.remember([keys[i] for i in unknown], found, lanes)
     return moves
 
 
@@ -254,13 +252,17 @@ class TranslationMemo:
     def forget_all(self) -> None:
         self.results, self.keys = {}, []
 
-    def remember(self, key: bytes, shift: FloatArray, lane: FloatArray) -> None:
-        if len(self.keys) >= TRANSLATION_MEMO_LIMIT:
+    def remember(self, keys: list[bytes], moves: FloatArray, lanes: FloatArray) -> None:
+        """Remember each of ``moves`` under its key, with its lane (a key asked again in
+        one batch: once)."""
+        new = {key: i for i, key in enumerate(keys) if key not in self.results}
+        if len(self.keys) + len(new) > TRANSLATION_MEMO_LIMIT:
             self.forget_all()
-        if key not in self.results:
-            self.lanes[len(self.keys)] = lane
-            self.keys.append(key)
-        self.results[key] = shift
+        rows = list(new.values())[:TRANSLATION_MEMO_LIMIT]
+        self.lanes[len(self.keys) : len(self.keys) + len(rows)] = lanes[rows]
+        fresh = [keys[i] for i in rows]
+        self.keys += fresh
+        self.results.update(zip(fresh, moves[rows], strict=True))
 
 
 @dataclass(frozen=True)
