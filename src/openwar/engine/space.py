@@ -186,6 +186,20 @@ def _translations(
     return moves, group.lanes(units, travels)
 
 
+def _in_lanes(lanes: FloatArray, places: FloatArray, reach: FloatArray) -> BoolArray:
+    """(k, p): whether each circle (``places`` (p, 2), radii ``reach``) meets each of
+    ``lanes`` (k, 6; see :meth:`MovingGroup.lanes`)."""
+    u0, u1 = lanes[:, 0:1], lanes[:, 1:2]
+    along = places[None, :, 0] * u0 + places[None, :, 1] * u1
+    across = places[None, :, 1] * u0 - places[None, :, 0] * u1
+    return np.asarray(
+        (along + reach >= lanes[:, 2:3])
+        & (along - reach <= lanes[:, 3:4])
+        & (across + reach >= lanes[:, 4:5])
+        & (across - reach <= lanes[:, 5:6])
+    )
+
+
 class TranslationMemo:
     """Straight moves worked out while earlier states of the battle were read, kept while
     they still hold: a move's end depends only on the movers, the shift and the other bases
@@ -230,22 +244,20 @@ class TranslationMemo:
         assert self.pos is not None
         r = state.radius[changed]
         places = np.concatenate([self.pos[changed], state.pos[changed]])  # before and now
-        reach = np.concatenate([r, r])[None, :]
+        reach = np.concatenate([r, r])
         lanes = self.lanes[: len(self.keys)]  # see MovingGroup.lanes
-        u0, u1 = lanes[:, 0:1], lanes[:, 1:2]
-        along = places[None, :, 0] * u0 + places[None, :, 1] * u1
-        across = places[None, :, 1] * u0 - places[None, :, 0] * u1
-        hit = (
-            (along + reach >= lanes[:, 2:3])
-            & (along - reach <= lanes[:, 3:4])
-            & (across + reach >= lanes[:, 4:5])
-            & (across - reach <= lanes[:, 5:6])
-        ).any(axis=1)
-        if not hit.any():
+        # only a lane that a circle round every changed base meets can hold one of them (the
+        # margin covers rounding): the others are left out of the base-by-base test
+        middle = (places.min(axis=0) + places.max(axis=0)) / 2.0
+        offsets = places - middle
+        spread = float((np.sqrt(dot2(offsets, offsets)) + reach).max()) + LANE_MARGIN
+        near = np.flatnonzero(_in_lanes(lanes, middle[None, :], np.array([spread])).any(axis=1))
+        hit = near[_in_lanes(lanes[near], places, reach).any(axis=1)]
+        if len(hit) == 0:
             return
-        for k in np.flatnonzero(hit):
-            del self.results[self.keys[int(k)]]
-        keep = np.flatnonzero(~hit)
+        for k in hit.tolist():
+            del self.results[self.keys[k]]
+        keep = np.setdiff1d(np.arange(len(lanes)), hit)
         self.keys = [self.keys[int(k)] for k in keep]
         self.lanes[: len(keep)] = lanes[keep]
 
@@ -390,12 +402,16 @@ class MovingGroup:
         x, y, c = dx.take(rows, 1), dy.take(rows, 1), clearances.take(rows, 1)
         b = x * ux + y * uy  # (n, pairs): the products and sum of dot2
         disc = b * b - c
+        ahead = np.flatnonzero((disc >= 0.0) & (b < 0.0))  # the movers that touch, if any
+        if len(ahead) == 0:
+            return found
         # -b - sqrt(disc) is negative only for overlapping bases (c < 0): sqrt(b * b) is |b|
         # exactly in IEEE arithmetic, so a move from such an overlap starts at 0
-        ahead = np.maximum(-b - np.sqrt(np.maximum(disc, 0.0)), 0.0)
-        t = np.where((disc >= 0.0) & (b < 0.0), ahead, np.inf)
+        t = np.maximum(-b.ravel().take(ahead) - np.sqrt(disc.ravel().take(ahead)), 0.0)
+        per_pair = np.full(len(paths), np.inf)
+        np.minimum.at(per_pair, ahead % len(paths), t)
         starts = np.flatnonzero(np.concatenate(([True], paths[1:] != paths[:-1])))
-        found[paths[starts]] = np.minimum.reduceat(t.min(axis=0), starts)
+        found[paths[starts]] = np.minimum.reduceat(per_pair, starts)
         return found
 
 

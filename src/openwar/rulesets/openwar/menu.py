@@ -230,17 +230,19 @@ def _free_orders(state: GameState, unit: UnitState) -> tuple[list[Action], list[
                 moves.append(Action("advance", side, unit.id, target, point, choice))
         if not exhausted and touch is not None and travel <= run:
             moves.append(Action("run", side, unit.id, enemy.id, touch, "charge"))
-    for _, _, running in targets:
-        point = next(points)
+    reached = [(next(points), running) for _, _, running in targets]
+    back = next(points, None)
+    checked = [point for point, running in reached if running and point is not None]
+    fights = iter(_ends_in_combat(state, unit, checked + ([back] if back is not None else [])))
+    for point, running in reached:
         if point is None:
             continue
         if not running:
             moves.append(Action("advance", side, unit.id, None, point, "move-shoot"))
-        elif not _ends_in_combat(state, unit, point):
+        elif not next(fights):
             moves.append(Action("run", side, unit.id, None, point, "objective"))
-    point = next(points, None)
-    if point is not None and not _ends_in_combat(state, unit, point):
-        moves.append(Action("advance", side, unit.id, None, point, "move-shoot"))
+    if back is not None and not next(fights):
+        moves.append(Action("advance", side, unit.id, None, back, "move-shoot"))
     return shots, moves
 
 
@@ -317,13 +319,20 @@ def _away_goal(state: GameState, unit: UnitState, limit: float) -> FloatArray | 
 
 
 def _leaves_combat(state: GameState, unit: UnitState, point: tuple[float, float]) -> bool:
-    return not _ends_in_combat(state, unit, point)
+    return not _ends_in_combat(state, unit, [point])[0]
 
 
-def _ends_in_combat(state: GameState, unit: UnitState, point: tuple[float, float]) -> bool:
+def _ends_in_combat(
+    state: GameState, unit: UnitState, points: list[tuple[float, float]]
+) -> list[bool]:
+    """Whether the unit's centre moved to each of ``points`` ends within combat range of an
+    enemy (all the points' gaps worked out at once)."""
     ours = state.on_table(unit.id)
     theirs = orders.enemy_minis(state, unit.side)
-    if len(theirs) == 0:
-        return False
-    moved = state.pos[ours] + (np.asarray(point) - centroid(state, ours))
-    return orders.unit_gaps_after(state, moved, ours, theirs) <= battle_rules().combat_range
+    if len(theirs) == 0 or not points:
+        return [False] * len(points)
+    offsets = np.asarray(points, dtype=np.float64) - centroid(state, ours)
+    moved = (state.pos[ours][None, :, :] + offsets[:, None, :]).reshape(-1, 2)
+    radii = np.tile(state.radius[ours], len(points))
+    apart = gaps(moved, radii, state.pos[theirs], state.radius[theirs]).reshape(len(points), -1)
+    return [bool(near) for near in apart.min(axis=1) <= battle_rules().combat_range]
