@@ -255,10 +255,13 @@ class TranslationMemo:
         hit = near[_in_lanes(lanes[near], places, reach).any(axis=1)]
         if len(hit) == 0:
             return
+        keys = self.keys
         for k in hit.tolist():
-            del self.results[self.keys[k]]
-        keep = np.setdiff1d(np.arange(len(lanes)), hit)
-        self.keys = [self.keys[int(k)] for k in keep]
+            del self.results[keys[k]]
+        kept = np.ones(len(keys), dtype=bool)
+        kept[hit] = False
+        keep = np.flatnonzero(kept)
+        self.keys = [keys[k] for k in keep.tolist()]
         self.lanes[: len(keep)] = lanes[keep]
 
     def forget_all(self) -> None:

@@ -326,13 +326,10 @@ def _ends_in_combat(
     state: GameState, unit: UnitState, points: list[tuple[float, float]]
 ) -> list[bool]:
     """Whether the unit's centre moved to each of ``points`` ends within combat range of an
-    enemy (all the points' gaps worked out at once)."""
+    enemy."""
     ours = state.on_table(unit.id)
     theirs = orders.enemy_minis(state, unit.side)
     if len(theirs) == 0 or not points:
         return [False] * len(points)
-    offsets = np.asarray(points, dtype=np.float64) - centroid(state, ours)
-    moved = (state.pos[ours][None, :, :] + offsets[:, None, :]).reshape(-1, 2)
-    radii = np.tile(state.radius[ours], len(points))
-    apart = gaps(moved, radii, state.pos[theirs], state.radius[theirs]).reshape(len(points), -1)
-    return [bool(near) for near in apart.min(axis=1) <= battle_rules().combat_range]
+    shifts = np.asarray(points, dtype=np.float64) - centroid(state, ours)
+    return [bool(near) for near in orders.within_combat_range(state, ours, theirs, shifts)]

@@ -18,11 +18,12 @@ from openwar.engine.space import (
     centroid,
     furthest_translation,
     furthest_translations,
+    gaps,
     groups,
     placement_clear,
     unit_gaps,
 )
-from openwar.engine.state import POSITION_DECIMALS, FloatArray, GameState
+from openwar.engine.state import POSITION_DECIMALS, BoolArray, FloatArray, GameState
 from openwar.rulesets.openwar.rules import battle_rules
 
 REACH_TOLERANCE = 1e-3  # cm: a destination this close to the reachable end counts as reached
@@ -189,40 +190,42 @@ def contact(
 def contacts(
     state: GameState, unit_id: str, target_ids: list[str], limit: float = np.inf
 ) -> list[tuple[float, tuple[float, float] | None]]:
-    """:func:`contact` with each of ``target_ids``, every try's move worked out in one pass."""
+    """:func:`contact` with each of ``target_ids``: every try's move worked out in one pass,
+    and each target's tries checked for combat range at once."""
     ours = state.on_table(unit_id)
-    tries = [
-        (k, travel, wanted)
-        for k, target_id in enumerate(target_ids)
-        for travel, wanted in _contact_tries(state, ours, state.on_table(target_id), limit)
-    ]
-    found: list[tuple[float, tuple[float, float] | None] | None] = [None] * len(target_ids)
-    if tries:
-        wanted = np.array([shift for _, _, shift in tries])
-        moves = furthest_translations(state, ours, wanted)
-        for (k, travel, _), shift in zip(tries, moves, strict=True):
-            if found[k] is None:
-                end = _contact_end(state, ours, state.on_table(target_ids[k]), shift)
-                if end is not None:
-                    found[k] = (travel, end)
-    return [
-        known
-        if known is not None
-        else (float(unit_gaps(state, ours, state.on_table(t)).min()), None)
-        for known, t in zip(found, target_ids, strict=True)
-    ]
+    found: list[tuple[float, tuple[float, float] | None]] = []
+    tries: list[tuple[int, float, FloatArray]] = []
+    for k, target_id in enumerate(target_ids):
+        gap = unit_gaps(state, ours, state.on_table(target_id))
+        found.append((float(gap.min()), None))
+        theirs = state.on_table(target_id)
+        tries += [
+            (k, travel, shift) for travel, shift in _contact_tries(state, ours, theirs, gap, limit)
+        ]
+    if not tries:
+        return found
+    moves = furthest_translations(state, ours, np.array([shift for _, _, shift in tries]))
+    ends = np.round(centroid(state, ours) + moves, POSITION_DECIMALS).tolist()
+    targets = np.array([k for k, _, _ in tries])
+    for k in dict.fromkeys(targets.tolist()):
+        mine = np.flatnonzero(targets == k)
+        close = within_combat_range(state, ours, state.on_table(target_ids[k]), moves[mine])
+        first = int(mine[np.argmax(close)])
+        if close.any():
+            found[k] = (tries[first][1], (ends[first][0], ends[first][1]))
+    return found
 
 
 def _contact_tries(
-    state: GameState, ours: np.ndarray, theirs: np.ndarray, limit: float
+    state: GameState, ours: np.ndarray, theirs: np.ndarray, gap: FloatArray, limit: float
 ) -> Iterator[tuple[float, FloatArray]]:
-    """The moves that bring the closest pairs of miniatures into contact, closest first (at
-    most :data:`CONTACT_TRIES`, none farther than ``limit``): how far, and the shift."""
-    gap = unit_gaps(state, ours, theirs)
+    """The moves that bring the closest pairs of miniatures (``gap`` apart) into contact,
+    closest first (at most :data:`CONTACT_TRIES`, none farther than ``limit``): how far, and
+    the shift."""
     if float(gap.min()) > limit:
         return
     for flat in np.argsort(gap, axis=None, kind="stable")[:CONTACT_TRIES]:
-        i, j = divmod(int(flat), len(theirs))
+        i, j = divmod(int(flat), gap.shape[1])
         travel = float(gap[i, j])
         if travel > limit:
             break
@@ -232,24 +235,15 @@ def _contact_tries(
             yield travel, direction / length * travel
 
 
-def _contact_end(
-    state: GameState, ours: np.ndarray, theirs: np.ndarray, shift: FloatArray
-) -> tuple[float, float] | None:
-    """Where the unit's centre ends after ``shift``, if that brings it within combat range of
-    ``theirs``."""
-    moved = state.pos[ours] + shift
-    if unit_gaps_after(state, moved, ours, theirs) > battle_rules().combat_range:
-        return None
-    end = np.round(centroid(state, ours) + shift, POSITION_DECIMALS)
-    return (float(end[0]), float(end[1]))
-
-
-def unit_gaps_after(
-    state: GameState, moved: FloatArray, ours: np.ndarray, theirs: np.ndarray
-) -> float:
-    from openwar.engine.space import gaps
-
-    return float(gaps(moved, state.radius[ours], state.pos[theirs], state.radius[theirs]).min())
+def within_combat_range(
+    state: GameState, ours: np.ndarray, theirs: np.ndarray, shifts: FloatArray
+) -> BoolArray:
+    """Whether ``ours`` moved by each of ``shifts`` (k, 2) ends within combat range of
+    ``theirs`` (every move's gaps at once, each the sum of one move alone)."""
+    moved = (state.pos[ours][None, :, :] + shifts[:, None, :]).reshape(-1, 2)
+    radii = np.tile(state.radius[ours], len(shifts))
+    apart = gaps(moved, radii, state.pos[theirs], state.radius[theirs]).reshape(len(shifts), -1)
+    return np.asarray(apart.min(axis=1) <= battle_rules().combat_range)
 
 
 def fight_move(state: GameState, unit_id: str, target_id: str) -> float:
