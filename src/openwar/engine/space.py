@@ -162,28 +162,18 @@ def furthest_translations(state: GameState, movers: IntArray, shifts: FloatArray
                 found for found in known if found is not None
             ]
     if unknown:
-        found, lanes = _translations(state, movers, shifts[unknown], lengths[unknown])
+        # every unknown shift at once, in elementwise operations: each answer is the same
+        # arithmetic as the shift's alone
+        group = MovingGroup.of(state, movers)
+        units = shifts[unknown] / lengths[unknown][:, None]
+        limits = np.minimum(lengths[unknown], group.edge_limits(units))
+        travels = np.maximum(limits, 0.0)
+        contacts = group.first_contacts(units, group.near_paths(units * travels[:, None]))
+        found = units * np.maximum(np.minimum(limits, contacts), 0.0)[:, None]
         moves[unknown] = found
         if memo is not None:
-            memo.remember([keys[i] for i in unknown], found, lanes)
+            memo.remember([keys[i] for i in unknown], found, group.lanes(units, travels))
     return moves
-
-
-def _translations(
-    state: GameState, movers: IntArray, shifts: FloatArray, lengths: FloatArray
-) -> tuple[FloatArray, FloatArray]:
-    """Each (non-zero) shift's furthest translation (k, 2), from the shifts (k, 2) and their
-    lengths, and the lane it depends on (k, 6; see :meth:`MovingGroup.lanes`): every shift at
-    once, in elementwise operations (each answer the same arithmetic as one shift alone)."""
-    if len(shifts) == 0:
-        return shifts, np.zeros((0, 6))
-    group = MovingGroup.of(state, movers)
-    units = shifts / lengths[:, None]
-    limits = np.minimum(lengths, group.edge_limits(units))
-    travels = np.maximum(limits, 0.0)
-    contacts = group.first_contacts(units, group.near_paths(units * travels[:, None]))
-    moves = units * np.maximum(np.minimum(limits, contacts), 0.0)[:, None]
-    return moves, group.lanes(units, travels)
 
 
 def _in_lanes(lanes: FloatArray, places: FloatArray, reach: FloatArray) -> BoolArray:
