@@ -7,8 +7,6 @@ quicker call on the small arrays a battle has).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -138,89 +136,58 @@ def furthest_translation(state: GameState, movers: IntArray, shift: FloatArray) 
     Exact, not sampled: for every mover and every other base, the first time the moving circle
     touches the still one solves ``|d + t u| = r1 + r2`` (a quadratic in ``t``).
     """
-    return next(furthest_translations(state, movers, [shift]))
+    shifts = np.asarray(shift, dtype=np.float64).reshape(1, 2)
+    return np.asarray(furthest_translations(state, movers, shifts)[0], dtype=np.float64)
 
 
-def furthest_translations(
-    state: GameState, movers: IntArray, shifts: Sequence[FloatArray]
-) -> Iterator[FloatArray]:
-    """:func:`furthest_translation` of each of ``shifts`` in turn, as they are asked for.
-
-    The moves the battle's memo does not know are worked out together at the first request
-    (the group once, every first contact in one pass); the memo is looked up and added to
-    only as each answer is taken, so a caller that stops early leaves it as if the later
-    moves had never been asked (the same answers and the same memo as one call per shift).
-    The state must not change until the caller is done with the answers.
-    """
-    lengths = [float(np.hypot(*shift)) for shift in shifts]
-    memo = TranslationMemo.of(state)
-    keys = [b""] * len(shifts)
-    if memo is not None:
-        start = movers.tobytes() + state.pos.take(movers, 0).tobytes()
-        keys = [start + shift.tobytes() for shift in shifts]
-    unknown = [
-        i
-        for i, (key, length) in enumerate(zip(keys, lengths, strict=True))
-        if length != 0.0 and (memo is None or key not in memo.results)
-    ]
-    asked = [(shifts[i], lengths[i]) for i in unknown]
-    worked = dict(zip(unknown, _translations(state, movers, asked), strict=True))
-    for i, (shift, key) in enumerate(zip(shifts, keys, strict=True)):
-        if lengths[i] == 0.0:
-            yield np.zeros(2)
-            continue
-        if memo is not None:
-            known = memo.results.get(key)
-            if known is not None:
-                if memo.used is not None:
-                    memo.used.append((key, known))
-                yield known.copy()
-                continue
-        if i not in worked:  # known at first, forgotten since (the memo filled up and restarted)
-            worked[i] = _translations(state, movers, [(shift, lengths[i])])[0]
-        move, lane = worked[i]
-        if memo is not None:
-            memo.remember(key, move.copy(), lane)
-        yield move
-
-
-def _translations(
-    state: GameState, movers: IntArray, shifts: Sequence[tuple[FloatArray, float]]
-) -> list[tuple[FloatArray, tuple[float, ...]]]:
-    """Each (non-zero) shift's furthest translation, from the shift and its length, and the
-    lane it depends on (see :meth:`MovingGroup.lane`)."""
-    if not shifts:
-        return []
-    group = MovingGroup.of(state, movers)
-    units: list[tuple[float, float]] = []
-    limits: list[float] = []
-    steps: list[tuple[float, float]] = []
-    for shift, length in shifts:
-        sx, sy = shift.tolist()
-        ux, uy = sx / length, sy / length
-        limit = min(length, group.edge_limit(ux, uy))
-        travel = max(limit, 0.0)
-        units.append((ux, uy))
-        limits.append(limit)
-        steps.append((ux * travel, uy * travel))
-    contacts = group.first_contacts(np.array(units), group.near_paths(steps))
-    found = []
-    for (ux, uy), limit, contact in zip(units, limits, contacts.tolist(), strict=True):
-        share = max(min(limit, contact), 0.0)
-        found.append((np.array((ux * share, uy * share)), group.lane(ux, uy, max(limit, 0.0))))
-    return found
-
-
-Used = list[tuple[bytes, FloatArray]]  # the remembered moves an answer was built from
-
-
-def still_valid(state: GameState, used: Used) -> bool:
-    """Whether every remembered move in ``used`` still holds for ``state`` (the very answers,
-    not recomputed ones: a move forgotten and worked out again counts as changed)."""
+def furthest_translations(state: GameState, movers: IntArray, shifts: FloatArray) -> FloatArray:
+    """:func:`furthest_translation` of each of ``shifts`` (k, 2): the moves the battle's memo
+    does not know are worked out together (the group once, every first contact in one pass)
+    and remembered; each answer is the one of its shift asked alone."""
+    shifts = np.ascontiguousarray(shifts, dtype=np.float64)
+    lengths = np.hypot(shifts[:, 0], shifts[:, 1])  # the same as each shift's own np.hypot
+    moves = np.zeros_like(shifts)  # a zero shift goes nowhere
+    going = [i for i, length in enumerate(lengths.tolist()) if length != 0.0]
     memo = TranslationMemo.of(state)
     if memo is None:
-        return False
-    return all(memo.results.get(key) is found for key, found in used)
+        unknown, keys = going, []
+    else:
+        start = movers.tobytes() + state.pos.take(movers, 0).tobytes()
+        blob = shifts.tobytes()  # each shift's 16 bytes in turn
+        keys = [start + blob[16 * i : 16 * i + 16] for i in range(len(shifts))]
+        known = [memo.results.get(keys[i]) for i in going]
+        unknown = [i for i, found in zip(going, known, strict=True) if found is None]
+        if len(unknown) < len(going):
+            moves[[i for i, found in zip(going, known, strict=True) if found is not None]] = [
+                found for found in known if found is not None
+            ]
+    if unknown:
+        # every unknown shift at once, in elementwise operations: each answer is the same
+        # arithmetic as the shift's alone
+        group = MovingGroup.of(state, movers)
+        units = shifts[unknown] / lengths[unknown][:, None]
+        limits = np.minimum(lengths[unknown], group.edge_limits(units))
+        travels = np.maximum(limits, 0.0)
+        contacts = group.first_contacts(units, group.near_paths(units * travels[:, None]))
+        found = units * np.maximum(np.minimum(limits, contacts), 0.0)[:, None]
+        moves[unknown] = found
+        if memo is not None:
+            memo.remember([keys[i] for i in unknown], found, group.lanes(units, travels))
+    return moves
+
+
+def _in_lanes(lanes: FloatArray, places: FloatArray, reach: FloatArray) -> BoolArray:
+    """(k, p): whether each circle (``places`` (p, 2), radii ``reach``) meets each of
+    ``lanes`` (k, 6; see :meth:`MovingGroup.lanes`)."""
+    u0, u1 = lanes[:, 0:1], lanes[:, 1:2]
+    along = places[None, :, 0] * u0 + places[None, :, 1] * u1
+    across = places[None, :, 1] * u0 - places[None, :, 0] * u1
+    return np.asarray(
+        (along + reach >= lanes[:, 2:3])
+        & (along - reach <= lanes[:, 3:4])
+        & (across + reach >= lanes[:, 4:5])
+        & (across - reach <= lanes[:, 5:6])
+    )
 
 
 class TranslationMemo:
@@ -235,8 +202,7 @@ class TranslationMemo:
         self.present: BoolArray | None = None
         self.results: dict[bytes, FloatArray] = {}
         self.keys: list[bytes] = []
-        self.lanes: list[tuple[float, ...]] = []  # each key's lane (see MovingGroup.lane)
-        self.used: Used | None = None  # when a list, every move looked up is noted in it
+        self.lanes = np.empty((TRANSLATION_MEMO_LIMIT, 6))  # each key's lane, in turn
 
     @classmethod
     def of(cls, state: GameState) -> TranslationMemo | None:
@@ -268,48 +234,40 @@ class TranslationMemo:
         assert self.pos is not None
         r = state.radius[changed]
         places = np.concatenate([self.pos[changed], state.pos[changed]])  # before and now
-        reach = np.concatenate([r, r])[None, :]
-        lanes = np.asarray(self.lanes)
-        u0, u1 = lanes[:, 0:1], lanes[:, 1:2]
-        along = places[None, :, 0] * u0 + places[None, :, 1] * u1
-        across = places[None, :, 1] * u0 - places[None, :, 0] * u1
-        hit = (
-            (along + reach >= lanes[:, 2:3])
-            & (along - reach <= lanes[:, 3:4])
-            & (across + reach >= lanes[:, 4:5])
-            & (across - reach <= lanes[:, 5:6])
-        ).any(axis=1)
-        if not hit.any():
+        reach = np.concatenate([r, r])
+        lanes = self.lanes[: len(self.keys)]  # see MovingGroup.lanes
+        # only a lane that a circle round every changed base meets can hold one of them (the
+        # margin covers rounding): the others are left out of the base-by-base test
+        middle = (places.min(axis=0) + places.max(axis=0)) / 2.0
+        offsets = places - middle
+        spread = float((np.sqrt(dot2(offsets, offsets)) + reach).max()) + LANE_MARGIN
+        near = np.flatnonzero(_in_lanes(lanes, middle[None, :], np.array([spread])).any(axis=1))
+        hit = near[_in_lanes(lanes[near], places, reach).any(axis=1)]
+        if len(hit) == 0:
             return
-        for k in np.flatnonzero(hit):
-            del self.results[self.keys[int(k)]]
-        keep = np.flatnonzero(~hit)
-        self.keys = [self.keys[int(k)] for k in keep]
-        self.lanes = [self.lanes[int(k)] for k in keep]
+        keys = self.keys
+        for k in hit.tolist():
+            del self.results[keys[k]]
+        kept = np.ones(len(keys), dtype=bool)
+        kept[hit] = False
+        keep = np.flatnonzero(kept)
+        self.keys = [keys[k] for k in keep.tolist()]
+        self.lanes[: len(keep)] = lanes[keep]
 
     def forget_all(self) -> None:
-        self.results, self.keys, self.lanes = {}, [], []
+        self.results, self.keys = {}, []
 
-    def remember(self, key: bytes, shift: FloatArray, lane: tuple[float, ...]) -> None:
-        if len(self.keys) >= TRANSLATION_MEMO_LIMIT:
+    def remember(self, keys: list[bytes], moves: FloatArray, lanes: FloatArray) -> None:
+        """Remember each of ``moves`` under its key, with its lane (a key asked again in
+        one batch: once)."""
+        new = {key: i for i, key in enumerate(keys) if key not in self.results}
+        if len(self.keys) + len(new) > TRANSLATION_MEMO_LIMIT:
             self.forget_all()
-        if key not in self.results:
-            self.keys.append(key)
-            self.lanes.append(lane)
-        self.results[key] = shift
-        if self.used is not None:
-            self.used.append((key, shift))
-
-    @contextmanager
-    def noting(self) -> Iterator[Used]:
-        """Note every move looked up inside the block (for :func:`still_valid` later)."""
-        outer, self.used = self.used, []
-        try:
-            yield self.used
-        finally:
-            if outer is not None:
-                outer.extend(self.used)
-            self.used = outer
+        rows = list(new.values())[:TRANSLATION_MEMO_LIMIT]
+        self.lanes[len(self.keys) : len(self.keys) + len(rows)] = lanes[rows]
+        fresh = [keys[i] for i in rows]
+        self.keys += fresh
+        self.results.update(zip(fresh, moves[rows], strict=True))
 
 
 @dataclass(frozen=True)
@@ -378,60 +336,76 @@ class MovingGroup:
         spread = (np.sqrt(((self.xy - middle) ** 2).sum(axis=1)) + self.r).max()
         return float(middle[0]), float(middle[1]), float(spread)
 
-    def edge_limit(self, ux: float, uy: float) -> float:
-        """How far the group goes along the unit vector (``ux``, ``uy``) before a base crosses
-        the table edge (the minimum over bases of the same quotient: dividing is monotonic, so
-        taken once)."""
-        best = np.inf
-        for axis, step in enumerate((ux, uy)):
-            if step > 1e-12:
-                best = min(best, self.room[2 * axis] / step)
-            elif step < -1e-12:
-                best = min(best, self.room[2 * axis + 1] / step)
-        return float(best)
+    def edge_limits(self, units: FloatArray) -> FloatArray:
+        """(k,): how far the group goes along each of the unit vectors ``units`` (k, 2) before
+        a base crosses the table edge (the minimum over bases of the same quotient: dividing
+        is monotonic, so taken once per axis)."""
+        far, back = np.array(self.room[0::2]), np.array(self.room[1::2])
+        safe = np.where(units == 0.0, 1.0, units)  # no division by zero (never selected)
+        quotients = np.where(
+            units > 1e-12, far / safe, np.where(units < -1e-12, back / safe, np.inf)
+        )
+        return np.asarray(quotients.min(axis=1), dtype=np.float64)
 
-    def lane(self, ux: float, uy: float, travel: float) -> tuple[float, ...]:
-        """A strip holding all the group sweeps moving ``travel`` along the unit vector
-        (``ux``, ``uy``), as (u_x, u_y, along_min, along_max, across_min, across_max), with a
-        margin: the only place where another base can stop the move (the strip of the
+    def lanes(self, units: FloatArray, travels: FloatArray) -> FloatArray:
+        """(k, 6): a strip holding all the group sweeps moving each of ``travels`` along the
+        unit vectors ``units``, as (u_x, u_y, along_min, along_max, across_min, across_max),
+        with a margin: the only place where another base can stop the move (the strip of the
         group's enclosing circle, cheaper than the bases' own and never narrower)."""
         cx, cy, spread = self.circle
+        ux, uy = units[:, 0], units[:, 1]
         along, across = cx * ux + cy * uy, cy * ux - cx * uy
         reach = spread + LANE_MARGIN
-        return (ux, uy, along - reach, along + reach + travel, across - reach, across + reach)
+        return np.column_stack(
+            (ux, uy, along - reach, along + reach + travels, across - reach, across + reach)
+        )
 
-    def near_paths(self, steps: Sequence[tuple[float, float]]) -> BoolArray:
+    def near_paths(self, steps: FloatArray) -> BoolArray:
         """(k, m): which other bases' bounding boxes touch the group's bounding box swept along
-        each of ``steps`` (dx, dy), plus a margin. Leaving the rest out changes no first
+        each of ``steps`` (k, 2), plus a margin. Leaving the rest out changes no first
         contact: they are met later than the step's end, if ever."""
-        boxes = [
-            (
-                self.low[0] + min(dx, 0.0) - SWEEP_MARGIN,
-                self.low[1] + min(dy, 0.0) - SWEEP_MARGIN,
-                -(self.high[0] + max(dx, 0.0) + SWEEP_MARGIN),
-                -(self.high[1] + max(dy, 0.0) + SWEEP_MARGIN),
-            )
-            for dx, dy in steps
-        ]
-        return np.asarray((self.rest_box[:, None, :] >= np.array(boxes).T[:, :, None]).all(axis=0))
+        dx, dy = steps[:, 0], steps[:, 1]
+        boxes = (
+            self.low[0] + np.minimum(dx, 0.0) - SWEEP_MARGIN,
+            self.low[1] + np.minimum(dy, 0.0) - SWEEP_MARGIN,
+            -(self.high[0] + np.maximum(dx, 0.0) + SWEEP_MARGIN),
+            -(self.high[1] + np.maximum(dy, 0.0) + SWEEP_MARGIN),
+        )
+        return np.asarray((self.rest_box[:, None, :] >= np.array(boxes)[:, :, None]).all(axis=0))
 
     def first_contacts(self, units: FloatArray, near: BoolArray) -> FloatArray:
         """(k,): how far the group goes along each of the unit vectors ``units`` (k, 2) before
-        a base first touches one of the other bases ``near`` (k, m) its path (inf: none).
-        Worked out only for the bases near some path; each time is the same sum whichever
-        paths are asked together, and the least of a set is exact."""
-        columns = np.flatnonzero(near.any(axis=0))
-        if len(columns) == 0:
-            return np.full(len(units), np.inf)
+        a base first touches one of the other bases ``near`` (k, m) its path (inf: none; 0: a
+        base it overlaps). Worked out only for the (path, base) pairs that are near and whose
+        base is in the strip the group's enclosing circle sweeps (any other is never touched:
+        no mover comes within touching distance across the path); each time is the same sum
+        whichever paths are asked together, and the least of a set is exact."""
+        found = np.full(len(units), np.inf)
+        flat = np.flatnonzero(near)  # path by path
+        paths = flat // near.shape[1]
+        rows = flat - paths * near.shape[1]
+        cx, cy, spread = self.circle
+        ux, uy = units[:, 0].take(paths), units[:, 1].take(paths)
+        px, py = self.rest_xy[:, 0].take(rows) - cx, self.rest_xy[:, 1].take(rows) - cy
+        strip = np.abs(py * ux - px * uy) <= spread + self.rest_r.take(rows) + SWEEP_MARGIN
+        paths, rows, ux, uy = paths[strip], rows[strip], ux[strip], uy[strip]
+        if len(paths) == 0:
+            return found
         dx, dy, clearances = self.pairs
-        x, y, c = dx.take(columns, 1), dy.take(columns, 1), clearances.take(columns, 1)
-        ux, uy = units.T[:, :, None, None]
-        b = x * ux + y * uy  # (k, n, columns): the products and sum of dot2
+        x, y, c = dx.take(rows, 1), dy.take(rows, 1), clearances.take(rows, 1)
+        b = x * ux + y * uy  # (n, pairs): the products and sum of dot2
         disc = b * b - c
-        approaching = (disc >= 0.0) & (b < 0.0) & near.take(columns, axis=1)[:, None, :]
-        t = np.where(approaching, -b - np.sqrt(np.maximum(disc, 0.0)), np.inf)
-        t = np.where(approaching & (c <= OVERLAP_TOLERANCE), np.maximum(t, 0.0), t)
-        return np.asarray(t.min(axis=(1, 2)), dtype=np.float64)
+        ahead = np.flatnonzero((disc >= 0.0) & (b < 0.0))  # the movers that touch, if any
+        if len(ahead) == 0:
+            return found
+        # -b - sqrt(disc) is negative only for overlapping bases (c < 0): sqrt(b * b) is |b|
+        # exactly in IEEE arithmetic, so a move from such an overlap starts at 0
+        t = np.maximum(-b.ravel().take(ahead) - np.sqrt(disc.ravel().take(ahead)), 0.0)
+        per_pair = np.full(len(paths), np.inf)
+        np.minimum.at(per_pair, ahead % len(paths), t)
+        starts = np.flatnonzero(np.concatenate(([True], paths[1:] != paths[:-1])))
+        found[paths[starts]] = np.minimum.reduceat(per_pair, starts)
+        return found
 
 
 def groups(state: GameState, members: IntArray, link: float) -> list[IntArray]:

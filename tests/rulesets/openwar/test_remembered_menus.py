@@ -78,7 +78,7 @@ def test_a_group_s_pairs_are_those_of_the_bases_near_each_path() -> None:
     dx, dy, clearances = group.pairs
     compared = 0
     angles = np.linspace(0.0, 2 * np.pi, 12, endpoint=False)
-    paths = group.near_paths([(30.0 * np.cos(a), 30.0 * np.sin(a)) for a in angles])
+    paths = group.near_paths(30.0 * np.column_stack([np.cos(angles), np.sin(angles)]))
     for near in map(np.flatnonzero, paths):
         compared += len(near)
         d = group.xy[:, None, :] - group.rest_xy[near][None, :, :]
@@ -93,32 +93,30 @@ def test_a_group_s_pairs_are_those_of_the_bases_near_each_path() -> None:
 
 
 def test_moves_asked_together_are_the_moves_asked_one_by_one() -> None:
-    """:func:`furthest_translations` gives each shift's own answer, and the memo ends as if
-    only the answers taken had been asked for, one call each."""
+    """:func:`furthest_translations` gives each shift's own answer, and leaves the memo as
+    asking for the shifts one call each does."""
     state = _scattered(1)
     movers = state.on_table("a1")
     angles = np.linspace(0.0, 2 * np.pi, 9, endpoint=False)
     shifts = [np.zeros(2)] + [np.array([np.cos(a), np.sin(a)]) * 25.0 for a in angles]
     one_by_one = [furthest_translation(state, movers, shift) for shift in shifts]
-    together = list(furthest_translations(state, movers, shifts))
+    together = furthest_translations(state, movers, np.array(shifts))
     for single, batched in zip(one_by_one, together, strict=True):
         np.testing.assert_array_equal(single, batched)
     assert any(float(np.hypot(*move)) < 24.0 for move in together)  # some are blocked
 
-    def remembered(taken: int, batch: bool) -> dict[bytes, list[float]]:
+    def remembered(batch: bool) -> dict[bytes, list[float]]:
         copy = state.clone()
         copy.lookups = None
         with copy.reading():
             if batch:
-                moves = furthest_translations(copy, movers, shifts)
-                for _ in range(taken):
-                    next(moves)
+                furthest_translations(copy, movers, np.array(shifts))
             else:
-                for shift in shifts[:taken]:
+                for shift in shifts:
                     furthest_translation(copy, movers, shift)
             memo = TranslationMemo.of(copy)
             assert memo is not None
             return {key: found.tolist() for key, found in memo.results.items()}
 
-    assert remembered(4, batch=True) == remembered(4, batch=False)
-    assert len(remembered(4, batch=True)) == 3  # the zero shift is not remembered
+    assert remembered(batch=True) == remembered(batch=False)
+    assert len(remembered(batch=True)) == 9  # the zero shift is not remembered

@@ -14,8 +14,6 @@ import numpy as np
 from openwar.engine.actions import Action
 from openwar.engine.space import (
     OVERLAP_TOLERANCE,
-    TranslationMemo,
-    Used,
     centroid,
     formation,
     formations,
@@ -23,7 +21,6 @@ from openwar.engine.space import (
     on_table,
     others,
     placement_clear,
-    still_valid,
     unit_gaps,
 )
 from openwar.engine.state import BoolArray, FloatArray, GameState, IntArray, UnitState
@@ -37,10 +34,6 @@ NO_ROOM = "no room"
 WIDE = "wide ranks"
 FITTING_BASES = 1024  # bases placed per vectorised fitting check
 FITTING_MEMO = "openwar.fitting"  # (Lookups.memo) set-up formations checked so far
-ENEMY_ORDERS_MEMO = "openwar.enemy_orders"  # (Lookups.memo) a unit's orders about an enemy
-ENEMY_ORDERS_MEMO_LIMIT = 4096
-OBJECTIVE_MOVES_MEMO = "openwar.objective_moves"  # (Lookups.memo) a unit's objective moves
-OBJECTIVE_MARGIN = 1.0  # cm beyond a Run plus combat range where enemies cannot matter
 
 
 def deployment_menu(state: GameState) -> list[Action]:
@@ -189,27 +182,82 @@ def unit_orders(state: GameState, unit: UnitState) -> list[Action]:
 
 
 def _free_orders(state: GameState, unit: UnitState) -> tuple[list[Action], list[Action]]:
-    """A unit out of combat's shooting orders (Holds aimed at an enemy) and its moves."""
+    """A unit out of combat's shooting orders (Holds aimed at an enemy) and its moves: for
+    each enemy its shot, then its advance into or short of combat and its charge; each
+    objective's advance and run; the fall-back. Every straight move they need is worked out
+    in two passes (the contact tries, then the goals not in contact)."""
+    side, rules = unit.side, battle_rules()
     shoots = can_shoot(state, unit.id)
+    move = orders.move_allowance(state, unit.id)
+    run = move * rules.run_multiplier
+    exhausted = bool(unit.tokens.get("exhaustion"))
+    enemies = state.side_units(1 - side)
+    touches = orders.contacts(state, unit.id, [enemy.id for enemy in enemies], run)
+    apart = [
+        e
+        for e, (travel, touch) in zip(enemies, touches, strict=True)
+        if travel > move or touch is None
+    ]
+    aims = [
+        (centroid(state, state.on_table(e.id)), move, _stand_off(state, unit, e)) for e in apart
+    ]
+    targets = _objective_aims(state, unit, move, run)
+    aims += [(goal, limit, 0.0) for goal, limit, _ in targets]
+    away = _away_goal(state, unit, move)
+    if away is not None:
+        aims.append((away, move, 0.0))
+    points = iter(
+        orders.reachable_points(
+            state,
+            unit.id,
+            np.array([goal for goal, _, _ in aims], dtype=np.float64).reshape(-1, 2),
+            np.array([limit for _, limit, _ in aims]),
+            np.array([stop for _, _, stop in aims]),
+        )
+    )
     shots: list[Action] = []
     moves: list[Action] = []
-    for enemy in state.side_units(1 - unit.side):
-        found = _remembered_enemy_orders(state, unit, enemy, shoots)
-        if found and found[0].kind == "hold":
-            shots.append(found[0])
-            moves += found[1:]
+    for enemy, (travel, touch) in zip(enemies, touches, strict=True):
+        if shoots and shooters(state, unit.id, enemy.id):
+            shots.append(Action("hold", side, unit.id, target=enemy.id))
+        if touch is not None and travel <= move:
+            moves.append(Action("advance", side, unit.id, enemy.id, touch, "move-fight"))
         else:
-            moves += found
-    return shots, moves + _remembered_objective_moves(state, unit) + _fall_back(state, unit)
+            point = next(points)
+            if point is not None:
+                choice = "move-shoot" if shoots else "move-fight"
+                target = enemy.id if shoots else None
+                moves.append(Action("advance", side, unit.id, target, point, choice))
+        if not exhausted and touch is not None and travel <= run:
+            moves.append(Action("run", side, unit.id, enemy.id, touch, "charge"))
+    reached = [(next(points), running) for _, _, running in targets]
+    back = next(points, None)
+    checked = [point for point, running in reached if running and point is not None]
+    fights = iter(_ends_in_combat(state, unit, checked + ([back] if back is not None else [])))
+    for point, running in reached:
+        if point is None:
+            continue
+        if not running:
+            moves.append(Action("advance", side, unit.id, None, point, "move-shoot"))
+        elif not next(fights):
+            moves.append(Action("run", side, unit.id, None, point, "objective"))
+    if back is not None and not next(fights):
+        moves.append(Action("advance", side, unit.id, None, back, "move-shoot"))
+    return shots, moves
 
 
-def _fall_back(state: GameState, unit: UnitState) -> list[Action]:
-    """A move straight away from the enemy army, for a unit that would rather not be reached
-    (a unit out of combat can otherwise only move towards something)."""
-    point = _away_point(state, unit, orders.move_allowance(state, unit.id))
-    if point is None or _ends_in_combat(state, unit, point):
-        return []
-    return [Action("advance", unit.side, unit.id, None, point, "move-shoot")]
+def _objective_aims(
+    state: GameState, unit: UnitState, move: float, run: float
+) -> list[tuple[FloatArray, float, bool]]:
+    """Each objective's moves a unit is offered: its Advance and, unless Exhausted, its Run
+    (the goal, the allowance, whether it is the Run)."""
+    aims = []
+    for goal_xy in objectives(state):
+        goal = np.asarray(goal_xy, dtype=np.float64)
+        aims.append((goal, move, False))
+        if not unit.tokens.get("exhaustion"):
+            aims.append((goal, run, True))
+    return aims
 
 
 def _in_combat_orders(state: GameState, unit: UnitState) -> list[Action]:
@@ -225,125 +273,6 @@ def _in_combat_orders(state: GameState, unit: UnitState) -> list[Action]:
         if retreat is not None and _leaves_combat(state, unit, retreat):
             menu.append(Action("run", side, unit.id, point=retreat, choice="retreat"))
     menu += _skills(state, unit)
-    return menu
-
-
-def _remembered_enemy_orders(
-    state: GameState, unit: UnitState, enemy: UnitState, shoots: bool
-) -> list[Action]:
-    """:func:`_enemy_orders`, remembered across the battle's states: they depend only on both
-    units' miniatures and positions, the unit's allowance, Exhaustion and thrown weapons, and
-    the straight moves they were built from (still valid while no base entered, left or moved
-    in those moves' lanes)."""
-    translations = TranslationMemo.of(state)
-    if translations is None:
-        return _enemy_orders(state, unit, enemy, shoots)
-    memo: dict[tuple[object, ...], tuple[list[Action], Used]]
-    memo = state.lookup().memo.setdefault(ENEMY_ORDERS_MEMO, {})
-    key = (
-        state.where(unit.id),
-        state.where(enemy.id),
-        orders.move_allowance(state, unit.id),
-        bool(unit.tokens.get("exhaustion")),
-        tuple(unit.flags.get("thrown", [])),
-        shoots,
-    )
-    known = memo.get(key)
-    if known is not None and still_valid(state, known[1]):
-        return known[0]
-    with translations.noting() as used:
-        found = _enemy_orders(state, unit, enemy, shoots)
-    if len(memo) >= ENEMY_ORDERS_MEMO_LIMIT:
-        memo.clear()
-    memo[key] = (found, list(used))
-    return found
-
-
-def _enemy_orders(
-    state: GameState, unit: UnitState, enemy: UnitState, shoots: bool
-) -> list[Action]:
-    """The unit's shot at ``enemy`` (a Hold, first when there is one) and its moves towards
-    it: advance into or short of combat, charge."""
-    side, rules = unit.side, battle_rules()
-    menu: list[Action] = []
-    if shoots and shooters(state, unit.id, enemy.id):
-        menu.append(Action("hold", side, unit.id, target=enemy.id))
-    move = orders.move_allowance(state, unit.id)
-    run = move * rules.run_multiplier
-    theirs = state.on_table(enemy.id)
-    goal = centroid(state, theirs)
-    travel, touch = orders.contact(state, unit.id, enemy.id, run)
-    contact = touch if travel <= move else None
-    if contact is not None:
-        menu.append(Action("advance", side, unit.id, enemy.id, contact, "move-fight"))
-    else:
-        point = orders.reachable_point(
-            state, unit.id, goal, move, stop_short=_stand_off(state, unit, enemy)
-        )
-        if point is not None:
-            choice = "move-shoot" if shoots else "move-fight"
-            menu.append(
-                Action("advance", side, unit.id, enemy.id if shoots else None, point, choice)
-            )
-    if not unit.tokens.get("exhaustion"):
-        charge = touch if travel <= run else None
-        if charge is not None:
-            menu.append(Action("run", side, unit.id, enemy.id, charge, "charge"))
-    return menu
-
-
-def _remembered_objective_moves(state: GameState, unit: UnitState) -> list[Action]:
-    """:func:`_objective_moves`, remembered across the battle's states: they depend only on
-    the unit's miniatures and positions, its allowance and Exhaustion, the objectives, the
-    straight moves they were built from, and the enemy miniatures a Run could bring within
-    combat range (those near enough: any other stays beyond it)."""
-    translations = TranslationMemo.of(state)
-    if translations is None:
-        return _objective_moves(state, unit)
-    rules = battle_rules()
-    ours = state.on_table(unit.id)
-    move = orders.move_allowance(state, unit.id)
-    xy, r = state.pos[ours], state.radius[ours]
-    reach = move * rules.run_multiplier + rules.combat_range + OBJECTIVE_MARGIN
-    low = (xy - r[:, None]).min(axis=0) - reach
-    high = (xy + r[:, None]).max(axis=0) + reach
-    theirs = orders.enemy_minis(state, unit.side)
-    their_xy, their_r = state.pos[theirs], state.radius[theirs][:, None]
-    near = theirs[((their_xy + their_r >= low) & (their_xy - their_r <= high)).all(axis=1)]
-    key = (
-        state.where(unit.id),
-        move,
-        bool(unit.tokens.get("exhaustion")),
-        tuple(objectives(state)),
-        near.tobytes(),
-        state.pos[near].tobytes(),
-    )
-    memo: dict[tuple[object, ...], tuple[list[Action], Used]]
-    memo = state.lookup().memo.setdefault(OBJECTIVE_MOVES_MEMO, {})
-    known = memo.get(key)
-    if known is not None and still_valid(state, known[1]):
-        return known[0]
-    with translations.noting() as used:
-        found = _objective_moves(state, unit)
-    if len(memo) >= ENEMY_ORDERS_MEMO_LIMIT:
-        memo.clear()
-    memo[key] = (found, list(used))
-    return found
-
-
-def _objective_moves(state: GameState, unit: UnitState) -> list[Action]:
-    side, rules = unit.side, battle_rules()
-    move = orders.move_allowance(state, unit.id)
-    run = move * rules.run_multiplier
-    menu: list[Action] = []
-    for goal_xy in objectives(state):
-        point = orders.reachable_point(state, unit.id, np.asarray(goal_xy), move)
-        if point is not None:
-            menu.append(Action("advance", side, unit.id, None, point, "move-shoot"))
-        if not unit.tokens.get("exhaustion"):
-            far = orders.reachable_point(state, unit.id, np.asarray(goal_xy), run)
-            if far is not None and not _ends_in_combat(state, unit, far):
-                menu.append(Action("run", side, unit.id, None, far, "objective"))
     return menu
 
 
@@ -370,6 +299,13 @@ def _skills(state: GameState, unit: UnitState) -> list[Action]:
 
 
 def _away_point(state: GameState, unit: UnitState, limit: float) -> tuple[float, float] | None:
+    goal = _away_goal(state, unit, limit)
+    return None if goal is None else orders.reachable_point(state, unit.id, goal, limit)
+
+
+def _away_goal(state: GameState, unit: UnitState, limit: float) -> FloatArray | None:
+    """The point ``limit`` straight away from the enemy army's centre (None: no enemy, or no
+    way is away)."""
     ours = state.on_table(unit.id)
     theirs = orders.enemy_minis(state, unit.side)
     if len(theirs) == 0:
@@ -379,17 +315,21 @@ def _away_point(state: GameState, unit: UnitState, limit: float) -> tuple[float,
     length = float(np.hypot(*away))
     if length == 0.0:
         return None
-    return orders.reachable_point(state, unit.id, here + away / length * limit, limit)
+    return np.asarray(here + away / length * limit, dtype=np.float64)
 
 
 def _leaves_combat(state: GameState, unit: UnitState, point: tuple[float, float]) -> bool:
-    return not _ends_in_combat(state, unit, point)
+    return not _ends_in_combat(state, unit, [point])[0]
 
 
-def _ends_in_combat(state: GameState, unit: UnitState, point: tuple[float, float]) -> bool:
+def _ends_in_combat(
+    state: GameState, unit: UnitState, points: list[tuple[float, float]]
+) -> list[bool]:
+    """Whether the unit's centre moved to each of ``points`` ends within combat range of an
+    enemy."""
     ours = state.on_table(unit.id)
     theirs = orders.enemy_minis(state, unit.side)
-    if len(theirs) == 0:
-        return False
-    moved = state.pos[ours] + (np.asarray(point) - centroid(state, ours))
-    return orders.unit_gaps_after(state, moved, ours, theirs) <= battle_rules().combat_range
+    if len(theirs) == 0 or not points:
+        return [False] * len(points)
+    shifts = np.asarray(points, dtype=np.float64) - centroid(state, ours)
+    return [bool(near) for near in orders.within_combat_range(state, ours, theirs, shifts)]

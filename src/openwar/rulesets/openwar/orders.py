@@ -7,6 +7,8 @@ miniatures one by one.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 
 from openwar.engine.errors import IllegalActionError
@@ -16,11 +18,12 @@ from openwar.engine.space import (
     centroid,
     furthest_translation,
     furthest_translations,
+    gaps,
     groups,
     placement_clear,
     unit_gaps,
 )
-from openwar.engine.state import POSITION_DECIMALS, FloatArray, GameState
+from openwar.engine.state import POSITION_DECIMALS, BoolArray, FloatArray, GameState
 from openwar.rulesets.openwar.rules import battle_rules
 
 REACH_TOLERANCE = 1e-3  # cm: a destination this close to the reachable end counts as reached
@@ -28,7 +31,8 @@ MIN_MOVE = 0.5  # cm: a candidate move shorter than this is not offered
 BLOCKED = 0.9  # a straight move that gets less than this share of its way is blocked
 DETOURS = (30.0, -30.0, 60.0, -60.0, 90.0, -90.0)  # degrees: turns tried around a blockage
 CONTACT_TRIES = 8  # closest pairs of miniatures tried for a charge's base contact
-_TURNS = [(float(np.cos(np.radians(a))), float(np.sin(np.radians(a)))) for a in DETOURS]
+_COS = np.array([np.cos(np.radians(a)) for a in DETOURS])  # each turn's cosine and sine
+_SIN = np.array([np.sin(np.radians(a)) for a in DETOURS])
 
 
 def enemy_minis(state: GameState, side: int) -> np.ndarray:
@@ -105,43 +109,61 @@ def reachable_point(
     """The unblocked centre position within ``limit`` that ends nearest ``towards`` (stopping
     ``stop_short`` of it): straight there, or, when a base blocks the straight way, the best of
     a fan of detours (:data:`DETOURS`) around it."""
+    goals = np.asarray(towards, dtype=np.float64).reshape(1, 2)
+    return reachable_points(state, unit_id, goals, np.array([limit]), np.array([stop_short]))[0]
+
+
+def reachable_points(
+    state: GameState,
+    unit_id: str,
+    goals: FloatArray,
+    limits: FloatArray,
+    stop_short: FloatArray,
+) -> list[tuple[float, float] | None]:
+    """:func:`reachable_point` for each of ``goals`` (k, 2) with its limit and stand-off, all
+    the straight moves worked out in one pass (each answer the same arithmetic as alone)."""
     members = state.on_table(unit_id)
     start = centroid(state, members)
-    delta = towards - start
-    length = float(np.hypot(*delta))
-    if length == 0.0:
-        return None
-    travel = min(limit, max(length - stop_short, 0.0))
-    u = delta / length
-    shift = _around(state, members, delta, u, travel)
-    if float(np.hypot(*shift)) < MIN_MOVE:
-        return None
-    end = np.round(start + shift, POSITION_DECIMALS)
-    return (float(end[0]), float(end[1]))
+    delta = goals - start
+    length = np.hypot(delta[:, 0], delta[:, 1])
+    going = np.flatnonzero(length != 0.0)  # a unit on its goal has no way to it
+    found: list[tuple[float, float] | None] = [None] * len(goals)
+    if len(going) == 0:
+        return found
+    delta, length = delta[going], length[going]
+    travel = np.minimum(limits[going], np.maximum(length - stop_short[going], 0.0))
+    shifts = _around(state, members, delta, delta / length[:, None], travel)
+    ends = np.round(start + shifts, POSITION_DECIMALS).tolist()
+    for k, far, end in zip(going.tolist(), _lengths(shifts) >= MIN_MOVE, ends, strict=True):
+        if far:
+            found[k] = (end[0], end[1])
+    return found
+
+
+def _lengths(vectors: FloatArray) -> FloatArray:
+    """The length of each of ``vectors`` (..., 2), as ``np.hypot`` of each alone."""
+    return np.asarray(np.hypot(vectors[..., 0], vectors[..., 1]), dtype=np.float64)
 
 
 def _around(
-    state: GameState, members: np.ndarray, delta: FloatArray, u: FloatArray, travel: float
+    state: GameState, members: np.ndarray, delta: FloatArray, u: FloatArray, travel: FloatArray
 ) -> FloatArray:
-    """The move ``travel`` along the unit vector ``u``, or, when a base blocks it (it gets
-    less than :data:`BLOCKED` of its way), of it and the fan of turned moves (:data:`DETOURS`),
-    the one that ends nearest the goal (``delta`` from the start); a turn must gain
-    :data:`MIN_MOVE` over the straight move. The turned moves are worked out with the straight
-    one (most moves asked for are blocked) but only looked at when it is blocked."""
-    ux, uy = u.tolist()
-    ways = [(ux, uy), *((c * ux - s * uy, s * ux + c * uy) for c, s in _TURNS)]
-    moves = furthest_translations(
-        state, members, [np.array((x * travel, y * travel)) for x, y in ways]
-    )
-    best = next(moves)
-    if float(np.hypot(*best)) >= BLOCKED * travel:
-        return best
-    remaining = float(np.hypot(*(delta - best))) - MIN_MOVE
-    for shift in moves:
-        left = float(np.hypot(*(delta - shift)))
-        if left < remaining:
-            best, remaining = shift, left
-    return best
+    """For each goal (k): the move ``travel`` along the unit vector ``u``, or, when a base
+    blocks it (it gets less than :data:`BLOCKED` of its way), of it and the fan of turned moves
+    (:data:`DETOURS`), the one that ends nearest the goal (``delta`` from the start); a turn
+    must gain :data:`MIN_MOVE` over the straight move. The turned moves are worked out with
+    the straight one (most moves asked for are blocked)."""
+    ux, uy = u[:, 0:1], u[:, 1:2]
+    ways_x = np.concatenate((ux, _COS * ux - _SIN * uy), axis=1)  # (k, 7): straight, turns
+    ways_y = np.concatenate((uy, _SIN * ux + _COS * uy), axis=1)
+    shifts = np.stack((ways_x * travel[:, None], ways_y * travel[:, None]), axis=2)
+    moves = furthest_translations(state, members, shifts.reshape(-1, 2)).reshape(shifts.shape)
+    left = _lengths(delta[:, None, :] - moves)  # (k, 7): how far each move ends from the goal
+    turn = np.argmin(left[:, 1:], axis=1) + 1  # the best turn, the first of equals
+    rows = np.arange(len(moves))
+    better = left[rows, turn] < left[:, 0] - MIN_MOVE
+    blocked = _lengths(moves[:, 0]) < BLOCKED * travel
+    return np.asarray(moves[rows, np.where(blocked & better, turn, 0)], dtype=np.float64)
 
 
 def contact_point(
@@ -162,43 +184,66 @@ def contact(
     The closest pair of miniatures is tried first; when a base blocks that way, the next
     closest pairs (up to :data:`CONTACT_TRIES`) within ``limit``, so a unit can charge past
     a friend that stands in its straight line."""
-    ours, theirs = state.on_table(unit_id), state.on_table(target_id)
-    gap = unit_gaps(state, ours, theirs)
-    shortest = float(gap.min())
-    if shortest > limit:
-        return shortest, None
+    return contacts(state, unit_id, [target_id], limit)[0]
+
+
+def contacts(
+    state: GameState, unit_id: str, target_ids: list[str], limit: float = np.inf
+) -> list[tuple[float, tuple[float, float] | None]]:
+    """:func:`contact` with each of ``target_ids``: every try's move worked out in one pass,
+    and each target's tries checked for combat range at once."""
+    ours = state.on_table(unit_id)
+    found: list[tuple[float, tuple[float, float] | None]] = []
+    tries: list[tuple[int, float, FloatArray]] = []
+    for k, target_id in enumerate(target_ids):
+        gap = unit_gaps(state, ours, state.on_table(target_id))
+        found.append((float(gap.min()), None))
+        theirs = state.on_table(target_id)
+        tries += [
+            (k, travel, shift) for travel, shift in _contact_tries(state, ours, theirs, gap, limit)
+        ]
+    if not tries:
+        return found
+    moves = furthest_translations(state, ours, np.array([shift for _, _, shift in tries]))
+    ends = np.round(centroid(state, ours) + moves, POSITION_DECIMALS).tolist()
+    targets = np.array([k for k, _, _ in tries])
+    for k in dict.fromkeys(targets.tolist()):
+        mine = np.flatnonzero(targets == k)
+        close = within_combat_range(state, ours, state.on_table(target_ids[k]), moves[mine])
+        first = int(mine[np.argmax(close)])
+        if close.any():
+            found[k] = (tries[first][1], (ends[first][0], ends[first][1]))
+    return found
+
+
+def _contact_tries(
+    state: GameState, ours: np.ndarray, theirs: np.ndarray, gap: FloatArray, limit: float
+) -> Iterator[tuple[float, FloatArray]]:
+    """The moves that bring the closest pairs of miniatures (``gap`` apart) into contact,
+    closest first (at most :data:`CONTACT_TRIES`, none farther than ``limit``): how far, and
+    the shift."""
+    if float(gap.min()) > limit:
+        return
     for flat in np.argsort(gap, axis=None, kind="stable")[:CONTACT_TRIES]:
-        i, j = divmod(int(flat), len(theirs))
+        i, j = divmod(int(flat), gap.shape[1])
         travel = float(gap[i, j])
         if travel > limit:
             break
         direction = state.pos[theirs[j]] - state.pos[ours[i]]
         length = float(np.hypot(*direction))
-        if length == 0.0:
-            continue
-        end = _contact_end(state, ours, theirs, direction / length * travel)
-        if end is not None:
-            return travel, end
-    return shortest, None
+        if length != 0.0:
+            yield travel, direction / length * travel
 
 
-def _contact_end(
-    state: GameState, ours: np.ndarray, theirs: np.ndarray, wanted: FloatArray
-) -> tuple[float, float] | None:
-    shift = furthest_translation(state, ours, wanted)
-    moved = state.pos[ours] + shift
-    if unit_gaps_after(state, moved, ours, theirs) > battle_rules().combat_range:
-        return None
-    end = np.round(centroid(state, ours) + shift, POSITION_DECIMALS)
-    return (float(end[0]), float(end[1]))
-
-
-def unit_gaps_after(
-    state: GameState, moved: FloatArray, ours: np.ndarray, theirs: np.ndarray
-) -> float:
-    from openwar.engine.space import gaps
-
-    return float(gaps(moved, state.radius[ours], state.pos[theirs], state.radius[theirs]).min())
+def within_combat_range(
+    state: GameState, ours: np.ndarray, theirs: np.ndarray, shifts: FloatArray
+) -> BoolArray:
+    """Whether ``ours`` moved by each of ``shifts`` (k, 2) ends within combat range of
+    ``theirs`` (every move's gaps at once, each the sum of one move alone)."""
+    moved = (state.pos[ours][None, :, :] + shifts[:, None, :]).reshape(-1, 2)
+    radii = np.tile(state.radius[ours], len(shifts))
+    apart = gaps(moved, radii, state.pos[theirs], state.radius[theirs]).reshape(len(shifts), -1)
+    return np.asarray(apart.min(axis=1) <= battle_rules().combat_range)
 
 
 def fight_move(state: GameState, unit_id: str, target_id: str) -> float:
@@ -234,7 +279,7 @@ def _step_miniature(
         return 0.0
     u = delta / length
     if around:
-        shift = _around(state, one, delta, u, limit)
+        shift = _around(state, one, delta[None], u[None], np.array([limit]))[0]
     else:
         shift = furthest_translation(state, one, u * limit)
     state.pos[mini] = np.round(state.pos[mini] + shift, POSITION_DECIMALS)
