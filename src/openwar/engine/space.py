@@ -7,6 +7,7 @@ quicker call on the small arrays a battle has).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -161,7 +162,10 @@ def furthest_translations(state: GameState, movers: IntArray, shifts: FloatArray
             moves[[i for i, found in zip(going, known, strict=True) if found is not None]] = [
                 found for found in known if found is not None
             ]
-    if unknown:
+    if unknown and memo is None and len(movers) == 1:
+        units = shifts[unknown] / lengths[unknown][:, None]
+        moves[unknown] = _one_base_translations(state, int(movers[0]), units, lengths[unknown])
+    elif unknown:
         # every unknown shift at once, in elementwise operations: each answer is the same
         # arithmetic as the shift's alone
         group = MovingGroup.of(state, movers)
@@ -174,6 +178,41 @@ def furthest_translations(state: GameState, movers: IntArray, shifts: FloatArray
         if memo is not None:
             memo.remember([keys[i] for i in unknown], found, group.lanes(units, travels))
     return moves
+
+
+def _one_base_translations(
+    state: GameState, mover: int, units: FloatArray, lengths: FloatArray
+) -> FloatArray:
+    """(k, 2): the moves of one base ``lengths`` along each of the unit vectors ``units``
+    while the state changes (the fight and regroup moves step one miniature at a time, each
+    step against bases the last one moved): :class:`MovingGroup`'s arithmetic, number for
+    number, with the one base's own figures as plain floats and every (path, other base)
+    pair in (k, m) tables, rather than the group's tables and the near pairs gathered (a
+    dozen small array operations instead of some seventy)."""
+    x, y = state.pos[mover].tolist()
+    r = float(state.radius[mover])
+    width, depth = float(state.board["width"]), float(state.board["depth"])
+    rest = others(state, np.array([mover]))
+    rest_xy, rest_r = state.pos.take(rest, 0), state.radius.take(rest)
+    limits = np.minimum(lengths, edge_limits((width - r - x, r - x, depth - r - y, r - y), units))
+    low, high = (x - r, y - r), (x + r, y + r)
+    near = near_paths(
+        low, high, rest_box(rest_xy, rest_r), units * np.maximum(limits, 0.0)[:, None]
+    )
+    cx, cy = (low[0] + high[0]) / 2.0, (low[1] + high[1]) / 2.0  # MovingGroup.circle
+    spread = math.sqrt((x - cx) * (x - cx) + (y - cy) * (y - cy)) + r
+    ux, uy = units[:, 0:1], units[:, 1:2]
+    rest_x, rest_y = rest_xy[:, 0], rest_xy[:, 1]
+    px, py = rest_x - cx, rest_y - cy
+    near &= np.abs(py * ux - px * uy) <= spread + rest_r + SWEEP_MARGIN
+    ox, oy = x - rest_x, y - rest_y  # MovingGroup.pairs
+    reach = r + rest_r
+    b = ox * ux + oy * uy
+    disc = b * b - (ox * ox + oy * oy - reach * reach)
+    near &= (disc >= 0.0) & (b < 0.0)
+    times = np.where(near, np.maximum(-b - np.sqrt(np.maximum(disc, 0.0)), 0.0), np.inf)
+    contacts = times.min(axis=1, initial=np.inf)
+    return np.asarray(units * np.maximum(np.minimum(limits, contacts), 0.0)[:, None])
 
 
 def _in_lanes(lanes: FloatArray, places: FloatArray, reach: FloatArray) -> BoolArray:
@@ -305,8 +344,6 @@ class MovingGroup:
         low = (xy - reach).min(axis=0).tolist()
         high = (xy + reach).max(axis=0).tolist()
         rest_xy, rest_r = state.pos.take(rest, 0), state.radius.take(rest)
-        rest_reach = rest_r[:, None]
-        rest_box = np.concatenate((rest_xy + rest_reach, rest_reach - rest_xy), axis=1).T.copy()
         return cls(
             xy,
             r,
@@ -315,7 +352,7 @@ class MovingGroup:
             (far[0], back[0], far[1], back[1]),
             rest_xy,
             rest_r,
-            rest_box,
+            rest_box(rest_xy, rest_r),
         )
 
     @cached_property
@@ -337,15 +374,8 @@ class MovingGroup:
         return float(middle[0]), float(middle[1]), float(spread)
 
     def edge_limits(self, units: FloatArray) -> FloatArray:
-        """(k,): how far the group goes along each of the unit vectors ``units`` (k, 2) before
-        a base crosses the table edge (the minimum over bases of the same quotient: dividing
-        is monotonic, so taken once per axis)."""
-        far, back = np.array(self.room[0::2]), np.array(self.room[1::2])
-        safe = np.where(units == 0.0, 1.0, units)  # no division by zero (never selected)
-        quotients = np.where(
-            units > 1e-12, far / safe, np.where(units < -1e-12, back / safe, np.inf)
-        )
-        return np.asarray(quotients.min(axis=1), dtype=np.float64)
+        """See :func:`edge_limits`."""
+        return edge_limits(self.room, units)
 
     def lanes(self, units: FloatArray, travels: FloatArray) -> FloatArray:
         """(k, 6): a strip holding all the group sweeps moving each of ``travels`` along the
@@ -361,17 +391,8 @@ class MovingGroup:
         )
 
     def near_paths(self, steps: FloatArray) -> BoolArray:
-        """(k, m): which other bases' bounding boxes touch the group's bounding box swept along
-        each of ``steps`` (k, 2), plus a margin. Leaving the rest out changes no first
-        contact: they are met later than the step's end, if ever."""
-        dx, dy = steps[:, 0], steps[:, 1]
-        boxes = (
-            self.low[0] + np.minimum(dx, 0.0) - SWEEP_MARGIN,
-            self.low[1] + np.minimum(dy, 0.0) - SWEEP_MARGIN,
-            -(self.high[0] + np.maximum(dx, 0.0) + SWEEP_MARGIN),
-            -(self.high[1] + np.maximum(dy, 0.0) + SWEEP_MARGIN),
-        )
-        return np.asarray((self.rest_box[:, None, :] >= np.array(boxes)[:, :, None]).all(axis=0))
+        """See :func:`near_paths`."""
+        return near_paths(self.low, self.high, self.rest_box, steps)
 
     def first_contacts(self, units: FloatArray, near: BoolArray) -> FloatArray:
         """(k,): how far the group goes along each of the unit vectors ``units`` (k, 2) before
@@ -406,6 +427,40 @@ class MovingGroup:
         starts = np.flatnonzero(np.concatenate(([True], paths[1:] != paths[:-1])))
         found[paths[starts]] = np.minimum.reduceat(per_pair, starts)
         return found
+
+
+def edge_limits(room: tuple[float, float, float, float], units: FloatArray) -> FloatArray:
+    """(k,): how far bases go along each of the unit vectors ``units`` (k, 2) before one
+    crosses the table edge, given their ``room`` (see :class:`MovingGroup`; the minimum over
+    bases of the same quotient: dividing is monotonic, so taken once per axis)."""
+    far, back = np.array(room[0::2]), np.array(room[1::2])
+    safe = np.where(units == 0.0, 1.0, units)  # no division by zero (never selected)
+    quotients = np.where(units > 1e-12, far / safe, np.where(units < -1e-12, back / safe, np.inf))
+    return np.asarray(quotients.min(axis=1), dtype=np.float64)
+
+
+def rest_box(rest_xy: FloatArray, rest_r: FloatArray) -> FloatArray:
+    """(4, m): the bounding boxes of bases as :func:`near_paths` reads them: high x, high y,
+    -low x, -low y."""
+    reach = rest_r[:, None]
+    return np.concatenate((rest_xy + reach, reach - rest_xy), axis=1).T.copy()
+
+
+def near_paths(
+    low: tuple[float, float], high: tuple[float, float], boxes: FloatArray, steps: FloatArray
+) -> BoolArray:
+    """(k, m): which other bases' bounding ``boxes`` (see :func:`rest_box`) touch the movers'
+    bounding box (``low``, ``high``) swept along each of ``steps`` (k, 2), plus a margin.
+    Leaving the rest out changes no first contact: they are met later than the step's end,
+    if ever."""
+    dx, dy = steps[:, 0], steps[:, 1]
+    swept = (
+        low[0] + np.minimum(dx, 0.0) - SWEEP_MARGIN,
+        low[1] + np.minimum(dy, 0.0) - SWEEP_MARGIN,
+        -(high[0] + np.maximum(dx, 0.0) + SWEEP_MARGIN),
+        -(high[1] + np.maximum(dy, 0.0) + SWEEP_MARGIN),
+    )
+    return np.asarray((boxes[:, None, :] >= np.array(swept)[:, :, None]).all(axis=0))
 
 
 def groups(state: GameState, members: IntArray, link: float) -> list[IntArray]:

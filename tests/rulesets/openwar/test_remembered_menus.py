@@ -120,3 +120,31 @@ def test_moves_asked_together_are_the_moves_asked_one_by_one() -> None:
 
     assert remembered(batch=True) == remembered(batch=False)
     assert len(remembered(batch=True)) == 9  # the zero shift is not remembered
+
+
+def test_one_base_moves_are_the_group_moves() -> None:
+    """A single base's moves, worked out on their own while the state changes, are to the
+    bit the moves its one-base :class:`MovingGroup` gives: on crowded tables, over every
+    direction, blocked or free, some bases off the table."""
+    rng = np.random.default_rng(0)
+    checked = blocked = 0
+    for seed in range(40):
+        state = _scattered(seed)
+        state.pos[:] = np.round(rng.uniform(-2.0, rng.choice([20.0, 60.0]), state.pos.shape), 6)
+        state.alive[:] = rng.random(len(state.alive)) < 0.9
+        for mover in rng.choice(np.flatnonzero(state.alive), 10, replace=False).tolist():
+            movers = np.array([mover])
+            shifts = rng.normal(size=(7, 2)) * rng.choice([0.5, 5.0, 30.0])
+            shifts[0] = (0.0, -shifts[0, 1])  # along an axis
+            lengths = np.hypot(shifts[:, 0], shifts[:, 1])
+            units = shifts / lengths[:, None]
+            group = MovingGroup.build(state, movers)
+            limits = np.minimum(lengths, group.edge_limits(units))
+            paths = units * np.maximum(limits, 0.0)[:, None]
+            contacts = group.first_contacts(units, group.near_paths(paths))
+            expected = units * np.maximum(np.minimum(limits, contacts), 0.0)[:, None]
+            found = furthest_translations(state, movers, shifts)
+            assert found.tobytes() == expected.tobytes()
+            checked += len(shifts)
+            blocked += int((np.hypot(found[:, 0], found[:, 1]) < lengths).sum())
+    assert blocked > checked // 4
