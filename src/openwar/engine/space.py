@@ -408,22 +408,25 @@ class MovingGroup:
         cx, cy, spread = self.circle
         ux, uy = units[:, 0].take(paths), units[:, 1].take(paths)
         px, py = self.rest_xy[:, 0].take(rows) - cx, self.rest_xy[:, 1].take(rows) - cy
-        strip = np.abs(py * ux - px * uy) <= spread + self.rest_r.take(rows) + SWEEP_MARGIN
-        paths, rows, ux, uy = paths[strip], rows[strip], ux[strip], uy[strip]
-        if len(paths) == 0:
+        strip = np.flatnonzero(
+            np.abs(py * ux - px * uy) <= spread + self.rest_r.take(rows) + SWEEP_MARGIN
+        )
+        if len(strip) == 0:
             return found
+        paths, rows = paths.take(strip), rows.take(strip)
         dx, dy, clearances = self.pairs
-        x, y, c = dx.take(rows, 1), dy.take(rows, 1), clearances.take(rows, 1)
-        b = x * ux + y * uy  # (n, pairs): the products and sum of dot2
-        disc = b * b - c
+        b = dx.take(rows, 1) * ux.take(strip) + dy.take(rows, 1) * uy.take(strip)  # (n, pairs)
+        disc = b * b - clearances.take(rows, 1)
         ahead = np.flatnonzero((disc >= 0.0) & (b < 0.0))  # the movers that touch, if any
         if len(ahead) == 0:
             return found
         # -b - sqrt(disc) is negative only for overlapping bases (c < 0): sqrt(b * b) is |b|
-        # exactly in IEEE arithmetic, so a move from such an overlap starts at 0
-        t = np.maximum(-b.ravel().take(ahead) - np.sqrt(disc.ravel().take(ahead)), 0.0)
-        per_pair = np.full(len(paths), np.inf)
-        np.minimum.at(per_pair, ahead % len(paths), t)
+        # exactly in IEEE arithmetic, so a move from such an overlap starts at 0; the times
+        # are set in a table of every (mover, pair), the rest never touching (inf), so each
+        # pair's least is one reduction down the movers
+        times = np.full(b.size, np.inf)
+        times[ahead] = np.maximum(-b.ravel().take(ahead) - np.sqrt(disc.ravel().take(ahead)), 0.0)
+        per_pair = times.reshape(b.shape).min(axis=0)
         starts = np.flatnonzero(np.concatenate(([True], paths[1:] != paths[:-1])))
         found[paths[starts]] = np.minimum.reduceat(per_pair, starts)
         return found
