@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -19,10 +21,14 @@ from openwar.ai.openwar_eval import (
     stake,
     unit_worth,
 )
+from openwar.battles import load_setup, start
 from openwar.engine.game import apply, legal_actions, outcome
 from openwar.rulesets.openwar import victory
 
 from .test_players import _deployed, charge_position
+
+ARMIES = Path(__file__).resolve().parents[2] / "examples" / "armies" / "openwar"
+SAMPLES = (ARMIES / "iron_road_legion.yaml", ARMIES / "hearthhold_lodge.yaml")
 
 
 def test_each_condition_values_its_objectives() -> None:
@@ -115,12 +121,17 @@ def test_a_carried_prize_moves_with_the_unit_that_carries_it() -> None:
     assert control_margins(state, 1, members, away) == [0.0]
 
 
-def test_remembered_forecasts_are_the_forecasts_worked_out_afresh() -> None:
-    """A battle's menus valued while the state is read (forecasts remembered across the
-    menu) are valued exactly as with nothing remembered, at every step."""
-    state = _deployed()
+@pytest.mark.parametrize("seed", [None, 0, 4])
+def test_remembered_forecasts_are_the_forecasts_worked_out_afresh(seed: int | None) -> None:
+    """A battle's menus valued while the state is read (forecasts, reaches, pressures and
+    objective values remembered across the menu) are valued exactly as with nothing
+    remembered, at every step: a small position, and battles of the sample armies."""
+    if seed is None:
+        state = _deployed()
+    else:
+        state, _ = start(load_setup(SAMPLES, None, seed))
     player = HeuristicPlayer()
-    for _ in range(12):
+    for _ in range(12 if seed is None else 60):
         if outcome(state) is not None:
             break
         menu = legal_actions(state)

@@ -253,7 +253,18 @@ def fighting_front(state: GameState, unit_id: str) -> int:
 # -- threat ranges -------------------------------------------------------------------------
 def reach(state: GameState, unit: UnitState) -> tuple[float, float]:
     """(charge reach, shooting reach): how far away an enemy may be for this unit to charge it
-    next order (a Run, or a move if Exhausted), or to move and shoot it."""
+    next order (a Run, or a move if Exhausted), or to move and shoot it (remembered while the
+    state is only read: every threat weighed asks it again)."""
+    if state.scratch is None:
+        return _reach(state, unit)
+    key = ("openwar.reach", unit.id)
+    found: tuple[float, float] | None = state.scratch.get(key)
+    if found is None:
+        found = state.scratch[key] = _reach(state, unit)
+    return found
+
+
+def _reach(state: GameState, unit: UnitState) -> tuple[float, float]:
     rules = battle_rules()
     move = orders.move_allowance(state, unit.id)
     charge = move if unit.tokens.get("exhaustion") else move * rules.run_multiplier
@@ -272,16 +283,33 @@ def pressure(
     w: Weights = WEIGHTS,
 ) -> float:
     """Our opportunity minus our exposure if ``unit`` stood at ``xy``: the best attack we could
-    make next, against what every enemy that reaches us could do to us."""
+    make next, against what every enemy that reaches us could do to us (remembered while the
+    state is only read: each order of a unit weighs where it stands now)."""
+    if state.scratch is None:
+        return _pressure(state, unit, xy, armor_bonus, w)
+    key = ("openwar.pressure", unit.id, xy.tobytes(), armor_bonus, w)
+    found: float | None = state.scratch.get(key)
+    if found is None:
+        found = state.scratch[key] = _pressure(state, unit, xy, armor_bonus, w)
+    return found
+
+
+def _pressure(
+    state: GameState, unit: UnitState, xy: FloatArray, armor_bonus: int, w: Weights
+) -> float:
     members = state.on_table(unit.id)
-    ours_r = state.radius[members]
     own_charge, own_shoot = reach(state, unit)
+    enemies = [e for e in state.side_units(1 - unit.side) if len(state.on_table(e.id))]
+    if not enemies:
+        return 0.0
+    # every enemy's gap in one table: each gap is the same sum, each enemy's least exact
+    theirs = [state.on_table(enemy.id) for enemy in enemies]
+    starts = np.cumsum([0] + [len(t) for t in theirs[:-1]])
+    rest = np.concatenate(theirs)
+    table = gaps(xy, state.radius[members], state.pos[rest], state.radius[rest])
+    nearest = np.minimum.reduceat(table.min(axis=0), starts).tolist()
     exposure = opportunity = 0.0
-    for enemy in state.side_units(1 - unit.side):
-        theirs = state.on_table(enemy.id)
-        if len(theirs) == 0:
-            continue
-        gap = float(gaps(xy, ours_r, state.pos[theirs], state.radius[theirs]).min())
+    for enemy, gap in zip(enemies, nearest, strict=True):
         exposure += _threat(state, enemy, unit, gap, armor_bonus, w)
         opportunity = max(opportunity, _chance(state, unit, enemy, gap, own_charge, own_shoot, w))
     return w.opportunity * opportunity - exposure
@@ -483,7 +511,26 @@ def objective_value(
     """The objectives' part of ``side``'s expected margin, in points: each objective's worth
     times how surely we (+) or the enemy (-) hold it (:func:`hold_chance`), and the
     condition's decisive patterns (Invasion: both held; Loot and Plunder: objectives looted
-    so far)."""
+    so far; remembered while the state is only read: every order weighs the objectives as
+    they stand)."""
+    if state.scratch is None:
+        return _objective_value(state, side, moved, xy, w, thinned)
+    placed = None if moved is None or xy is None else (moved.tobytes(), xy.tobytes())
+    key = ("openwar.objective_value", side, placed, w, thinned)
+    found: float | None = state.scratch.get(key)
+    if found is None:
+        found = state.scratch[key] = _objective_value(state, side, moved, xy, w, thinned)
+    return found
+
+
+def _objective_value(
+    state: GameState,
+    side: int,
+    moved: IntArray | None,
+    xy: FloatArray | None,
+    w: Weights,
+    thinned: tuple[str, float] | None,
+) -> float:
     margins = control_margins(state, side, moved, xy, thinned)
     held = _held(margins)
     worths = objective_worths(state, side, w)
