@@ -426,11 +426,13 @@ def control_margins(
     weight = live.astype(np.float64)
     if thinned is not None:
         weight[state.unit_of == state.unit_index(thinned[0])] *= thinned[1]
+    offsets = pos[None, :, :] - np.asarray([point for _, point in points])[:, None, :]
+    within = np.hypot(offsets[:, :, 0], offsets[:, :, 1]) - state.radius <= control
+    ours = sides == side
     found = []
-    for _, point in points:
-        near = np.hypot(*(pos - np.asarray(point)).T) - state.radius <= control
-        mine = float(weight[near & (sides == side)].sum())
-        theirs = float(weight[near & (sides != side)].sum())
+    for near in within:  # each objective's miniatures, summed in the same order
+        mine = float(weight[near & ours].sum())
+        theirs = float(weight[near & ~ours].sum())
         found.append(mine - theirs)
     return found
 
