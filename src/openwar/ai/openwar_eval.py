@@ -169,8 +169,8 @@ def _forecast(
     armor_bonus: int,
     w: Weights,
 ) -> Forecast:
-    ours, theirs = state.on_table(attacker_id), state.on_table(target_id)
-    armed = [int(m) for m in ours if fight.weapons(state, int(m), ranged=ranged)]
+    theirs = state.on_table(target_id)
+    armed = _armed(state, attacker_id, ranged=ranged)
     models = min(models, len(armed))
     if models <= 0 or len(theirs) == 0:
         return NOTHING
@@ -180,6 +180,19 @@ def _forecast(
     if profile is None:
         return NOTHING
     return value_of(state, attacker_id, target_id, profile, w)
+
+
+def _armed(state: GameState, unit_id: str, *, ranged: bool) -> tuple[int, ...]:
+    """The unit's miniatures on the table with a weapon of the kind (remembered while the
+    state is only read: every forecast of the unit's attacks asks it)."""
+    key = ("openwar.armed", unit_id, ranged)
+    found: tuple[int, ...] | None = None if state.scratch is None else state.scratch.get(key)
+    if found is None:
+        members = state.on_table(unit_id).tolist()
+        found = tuple(m for m in members if fight.weapons(state, m, ranged=ranged))
+        if state.scratch is not None:
+            state.scratch[key] = found
+    return found
 
 
 def attack_profile(
