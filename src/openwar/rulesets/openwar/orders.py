@@ -153,11 +153,21 @@ def _around(
     (:data:`DETOURS`), the one that ends nearest the goal (``delta`` from the start); a turn
     must gain :data:`MIN_MOVE` over the straight move. The turned moves are worked out with
     the straight one (most moves asked for are blocked)."""
+    shifts = _fan(u, travel)
+    moves = furthest_translations(state, members, shifts.reshape(-1, 2)).reshape(shifts.shape)
+    return _pick(delta, moves, travel)
+
+
+def _fan(u: FloatArray, travel: FloatArray) -> FloatArray:
+    """(k, 7, 2): each goal's straight move ``travel`` along ``u`` (k, 2), then its turns."""
     ux, uy = u[:, 0:1], u[:, 1:2]
     ways_x = np.concatenate((ux, _COS * ux - _SIN * uy), axis=1)  # (k, 7): straight, turns
     ways_y = np.concatenate((uy, _SIN * ux + _COS * uy), axis=1)
-    shifts = np.stack((ways_x * travel[:, None], ways_y * travel[:, None]), axis=2)
-    moves = furthest_translations(state, members, shifts.reshape(-1, 2)).reshape(shifts.shape)
+    return np.stack((ways_x * travel[:, None], ways_y * travel[:, None]), axis=2)
+
+
+def _pick(delta: FloatArray, moves: FloatArray, travel: FloatArray) -> FloatArray:
+    """(k, 2): of each goal's fan of ``moves`` (k, 7, 2), the one :func:`_around` takes."""
     left = _lengths(delta[:, None, :] - moves)  # (k, 7): how far each move ends from the goal
     turn = np.argmin(left[:, 1:], axis=1) + 1  # the best turn, the first of equals
     rows = np.arange(len(moves))
@@ -248,40 +258,42 @@ def within_combat_range(
 
 def fight_move(state: GameState, unit_id: str, target_id: str) -> float:
     """Each miniature not yet in base contact moves up to 5 cm towards the nearest miniature of
-    the target, stopping at contact (seed "Fighting"). Returns the furthest distance moved."""
+    the target, stopping at contact (seed "Fighting"), around a base in its way (OW-F2).
+    Returns the furthest distance moved."""
     rules = battle_rules()
     theirs = state.on_table(target_id)
     furthest = 0.0
     if len(theirs) == 0:
         return furthest
     ours = state.on_table(unit_id)
-    # each miniature's gaps before its own step: the earlier steps moved neither it nor the target
-    for mini, gap in zip(ours, unit_gaps(state, ours, theirs), strict=True):
-        j = int(np.argmin(gap))
-        if gap[j] <= rules.contact:
-            continue
-        step = min(rules.fight_move, float(gap[j]))
-        furthest = max(
-            furthest, _step_miniature(state, int(mini), state.pos[theirs[j]], step, around=True)
-        )
+    # each miniature's goal and fan of moves worked out at once, before any step: the earlier
+    # steps move neither it nor the target; only the moves themselves see those steps
+    gap = unit_gaps(state, ours, theirs)
+    nearest = np.argmin(gap, axis=1)
+    closest = gap[np.arange(len(ours)), nearest]
+    stepping = np.flatnonzero(closest > rules.contact)
+    minis = ours[stepping]
+    delta = state.pos[theirs[nearest[stepping]]] - state.pos[minis]
+    length = _lengths(delta)
+    limit = np.minimum(rules.fight_move, closest[stepping])
+    going = np.flatnonzero((length != 0.0) & (limit > 0.0))
+    fans = _fan(delta[going] / length[going][:, None], limit[going])
+    for fan, k in zip(fans, going.tolist(), strict=True):
+        mini = int(minis[k])
+        moves = furthest_translations(state, np.array([mini]), fan)
+        shift = _pick(delta[k : k + 1], moves[None], limit[k : k + 1])[0]
+        state.pos[mini] = np.round(state.pos[mini] + shift, POSITION_DECIMALS)
+        furthest = max(furthest, float(np.hypot(*shift)))
     return furthest
 
 
-def _step_miniature(
-    state: GameState, mini: int, towards: FloatArray, limit: float, *, around: bool = False
-) -> float:
-    """Move one miniature up to ``limit`` straight towards ``towards``; ``around``: when a base
-    blocks the straight way, along the best of the :data:`DETOURS` instead (OW-F2)."""
-    one = np.array([mini])
+def _step_miniature(state: GameState, mini: int, towards: FloatArray, limit: float) -> float:
+    """Move one miniature up to ``limit`` straight towards ``towards``."""
     delta = towards - state.pos[mini]
     length = float(np.hypot(*delta))
     if length == 0.0 or limit <= 0.0:
         return 0.0
-    u = delta / length
-    if around:
-        shift = _around(state, one, delta[None], u[None], np.array([limit]))[0]
-    else:
-        shift = furthest_translation(state, one, u * limit)
+    shift = furthest_translation(state, np.array([mini]), delta / length * limit)
     state.pos[mini] = np.round(state.pos[mini] + shift, POSITION_DECIMALS)
     return float(np.hypot(*shift))
 
