@@ -32,9 +32,12 @@ def dot2(a: FloatArray, b: FloatArray) -> FloatArray:
 
 
 def gaps(a_xy: FloatArray, a_r: FloatArray, b_xy: FloatArray, b_r: FloatArray) -> FloatArray:
-    """(n, m) edge-to-edge gaps between round bases (negative when they overlap)."""
-    delta = a_xy[:, None, :] - b_xy[None, :, :]
-    centre = np.sqrt(dot2(delta, delta))
+    """(n, m) edge-to-edge gaps between round bases (negative when they overlap); the offsets
+    kept as separate x and y tables (the products and sum of :func:`dot2`, on contiguous
+    rows: about twice as fast as the (n, m, 2) offsets)."""
+    dx = a_xy[:, 0:1] - b_xy[:, 0]
+    dy = a_xy[:, 1:2] - b_xy[:, 1]
+    centre = np.sqrt(dx * dx + dy * dy)
     return np.asarray(centre - a_r[:, None] - b_r[None, :], dtype=np.float64)
 
 
@@ -361,10 +364,10 @@ class MovingGroup:
         their centre distance less the square of their touching distance, (n, m): what the
         first contact of any straight move of the group needs (taken for the bases near its
         path)."""
-        offsets = self.xy[:, None, :] - self.rest_xy[None, :, :]
+        dx = self.xy[:, 0:1] - self.rest_xy[:, 0]  # as in gaps: contiguous x and y tables
+        dy = self.xy[:, 1:2] - self.rest_xy[:, 1]
         reach = self.r[:, None] + self.rest_r[None, :]
-        clearances = dot2(offsets, offsets) - reach * reach
-        return offsets[:, :, 0].copy(), offsets[:, :, 1].copy(), clearances
+        return dx, dy, dx * dx + dy * dy - reach * reach
 
     @cached_property
     def circle(self) -> tuple[float, float, float]:
