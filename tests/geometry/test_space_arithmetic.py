@@ -24,3 +24,16 @@ def test_gaps_are_centre_distances_less_both_radii() -> None:
     a, b = np.array([[0.0, 0.0], [3.0, 4.0]]), np.array([[6.0, 8.0]])
     found = gaps(a, np.array([1.0, 0.5]), b, np.array([2.0]))
     assert found.tolist() == [[10.0 - 3.0], [5.0 - 2.5]]
+
+
+def test_gaps_are_dot2_of_the_offsets_to_the_bit() -> None:
+    """The gaps' separate x and y offset tables give the very numbers of :func:`dot2` on the
+    (n, m, 2) offsets, whatever the scale or memory layout of the positions."""
+    rng = np.random.default_rng(7)
+    for scale, decimals in [(1e-3, 7), (1.0, 6), (120.0, 6), (1e6, 0)]:
+        points = np.round(rng.uniform(-scale, scale, size=(60, 2)), decimals)
+        a, b = points[rng.integers(0, 60, 25)], np.asfortranarray(points[rng.integers(0, 60, 30)])
+        a_r, b_r = rng.uniform(0.0, 3.0, 25), rng.uniform(0.0, 3.0, 30)
+        offsets = a[:, None, :] - b[None, :, :]
+        expected = np.sqrt(dot2(offsets, offsets)) - a_r[:, None] - b_r[None, :]
+        assert gaps(a, a_r, b, b_r).tobytes() == expected.tobytes()
