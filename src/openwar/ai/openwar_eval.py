@@ -569,14 +569,23 @@ def score_value(state: GameState, side: int, w: Weights = WEIGHTS) -> float:
 
 
 def wanted_objectives(state: GameState, side: int) -> list[tuple[tuple[float, float], float]]:
-    """Objectives worth taking that ``side`` does not hold yet, with their worth."""
-    held = holders(state, side)
-    worths = objective_worths(state, side)
-    return [
-        (p, v)
-        for h, v, (_, p) in zip(held, worths, live_points(state), strict=True)
-        if h <= 0 and v > 0
-    ]
+    """Objectives worth taking that ``side`` does not hold yet, with their worth (remembered
+    while the state is only read: every move of the side's units asks it)."""
+    key = ("openwar.wanted_objectives", side)
+    found: list[tuple[tuple[float, float], float]] | None = (
+        None if state.scratch is None else state.scratch.get(key)
+    )
+    if found is None:
+        held = holders(state, side)
+        worths = objective_worths(state, side)
+        found = [
+            (p, v)
+            for h, v, (_, p) in zip(held, worths, live_points(state), strict=True)
+            if h <= 0 and v > 0
+        ]
+        if state.scratch is not None:
+            state.scratch[key] = found
+    return list(found)
 
 
 def nearest_objective(
