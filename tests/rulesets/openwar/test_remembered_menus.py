@@ -17,6 +17,7 @@ from openwar.engine.space import (
     furthest_translations,
 )
 from openwar.engine.state import GameState
+from openwar.rulesets.openwar.fight import skills
 
 ARMIES = Path(__file__).resolve().parents[3] / "examples" / "armies" / "openwar"
 SAMPLES = (ARMIES / "iron_road_legion.yaml", ARMIES / "hearthhold_lodge.yaml")
@@ -148,3 +149,13 @@ def test_one_base_moves_are_the_group_moves() -> None:
             checked += len(shifts)
             blocked += int((np.hypot(found[:, 0], found[:, 1]) < lengths).sum())
     assert blocked > checked // 4
+
+
+def test_skills_remembered_per_loadout_are_each_miniature_s_own() -> None:
+    """A miniature's skills, remembered for its unit and loadout, are those gathered for it
+    alone with nothing remembered."""
+    state, _ = start(load_setup(SAMPLES, None, 0))
+    for mini in range(len(state.pos)):
+        fresh = state.clone()
+        fresh.lookups = None
+        assert skills(state, mini) == skills(fresh, mini)

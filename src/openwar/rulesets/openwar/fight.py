@@ -76,12 +76,19 @@ def _armoury(state: GameState, mini: int) -> list[tuple[Weapon, bool]]:
     return found
 
 
-def skills(state: GameState, mini: int) -> set[str]:
-    unit = state.units[int(state.unit_of[mini])]
-    own = set(unit.profile.get("skills", [])) | set(loadout(state, mini).get("skills", []))
-    for data in loadout(state, mini)["weapons"]:
-        own |= set(data.get("special", []))
-    return own
+def skills(state: GameState, mini: int) -> frozenset[str]:
+    """The miniature's skills: its unit's, its loadout's and its weapons' specials (gathered
+    once per battle and loadout, like :func:`_armoury`: every fight and threat asks them)."""
+    key = ("openwar.skills", int(state.unit_of[mini]), int(state.loadout[mini]))
+    memo = state.lookup().memo
+    found: frozenset[str] | None = memo.get(key)
+    if found is None:
+        unit = state.units[int(state.unit_of[mini])]
+        own = set(unit.profile.get("skills", [])) | set(loadout(state, mini).get("skills", []))
+        for data in loadout(state, mini)["weapons"]:
+            own |= set(data.get("special", []))
+        found = memo[key] = frozenset(own)
+    return found
 
 
 def armor(state: GameState, mini: int) -> int:
