@@ -37,7 +37,7 @@ class SearchPlayer:
         candidates: int = 4,
         rollouts: int = 3,
         horizon: int = 14,
-        prior: float = 0.04,
+        prior: float = 0.10,
         evaluation: Evaluation | None = None,
     ) -> None:
         sequence = (
