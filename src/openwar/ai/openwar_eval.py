@@ -149,13 +149,7 @@ def forecast(
     """``models`` miniatures of the attacker attack the target with their best weapon
     (remembered while the state is only read: a threat is weighed for every move asked)."""
     args = (attacker_id, target_id, models, ranged, holding, charged, armor_bonus, w)
-    if state.scratch is None:
-        return _forecast(state, *args)
-    key = ("openwar.forecast", *args)
-    found: Forecast | None = state.scratch.get(key)
-    if found is None:
-        found = state.scratch[key] = _forecast(state, *args)
-    return found
+    return state.remembered(("openwar.forecast", *args), lambda: _forecast(state, *args))
 
 
 def _forecast(
@@ -185,14 +179,12 @@ def _forecast(
 def _armed(state: GameState, unit_id: str, *, ranged: bool) -> tuple[int, ...]:
     """The unit's miniatures on the table with a weapon of the kind (remembered while the
     state is only read: every forecast of the unit's attacks asks it)."""
-    key = ("openwar.armed", unit_id, ranged)
-    found: tuple[int, ...] | None = None if state.scratch is None else state.scratch.get(key)
-    if found is None:
+
+    def armed() -> tuple[int, ...]:
         members = state.on_table(unit_id).tolist()
-        found = tuple(m for m in members if fight.weapons(state, m, ranged=ranged))
-        if state.scratch is not None:
-            state.scratch[key] = found
-    return found
+        return tuple(m for m in members if fight.weapons(state, m, ranged=ranged))
+
+    return state.remembered(("openwar.armed", unit_id, ranged), armed)
 
 
 def attack_profile(
@@ -268,13 +260,7 @@ def reach(state: GameState, unit: UnitState) -> tuple[float, float]:
     """(charge reach, shooting reach): how far away an enemy may be for this unit to charge it
     next order (a Run, or a move if Exhausted), or to move and shoot it (remembered while the
     state is only read: every threat weighed asks it again)."""
-    if state.scratch is None:
-        return _reach(state, unit)
-    key = ("openwar.reach", unit.id)
-    found: tuple[float, float] | None = state.scratch.get(key)
-    if found is None:
-        found = state.scratch[key] = _reach(state, unit)
-    return found
+    return state.remembered(("openwar.reach", unit.id), lambda: _reach(state, unit))
 
 
 def _reach(state: GameState, unit: UnitState) -> tuple[float, float]:
@@ -298,13 +284,10 @@ def pressure(
     """Our opportunity minus our exposure if ``unit`` stood at ``xy``: the best attack we could
     make next, against what every enemy that reaches us could do to us (remembered while the
     state is only read: each order of a unit weighs where it stands now)."""
-    if state.scratch is None:
+    if state.scratch is None:  # no key to build
         return _pressure(state, unit, xy, armor_bonus, w)
     key = ("openwar.pressure", unit.id, xy.tobytes(), armor_bonus, w)
-    found: float | None = state.scratch.get(key)
-    if found is None:
-        found = state.scratch[key] = _pressure(state, unit, xy, armor_bonus, w)
-    return found
+    return state.remembered(key, lambda: _pressure(state, unit, xy, armor_bonus, w))
 
 
 def _pressure(
@@ -528,14 +511,11 @@ def objective_value(
     condition's decisive patterns (Invasion: both held; Loot and Plunder: objectives looted
     so far; remembered while the state is only read: every order weighs the objectives as
     they stand)."""
-    if state.scratch is None:
+    if state.scratch is None:  # no key to build
         return _objective_value(state, side, moved, xy, w, thinned)
     placed = None if moved is None or xy is None else (moved.tobytes(), xy.tobytes())
     key = ("openwar.objective_value", side, placed, w, thinned)
-    found: float | None = state.scratch.get(key)
-    if found is None:
-        found = state.scratch[key] = _objective_value(state, side, moved, xy, w, thinned)
-    return found
+    return state.remembered(key, lambda: _objective_value(state, side, moved, xy, w, thinned))
 
 
 def _objective_value(
@@ -571,21 +551,14 @@ def score_value(state: GameState, side: int, w: Weights = WEIGHTS) -> float:
 def wanted_objectives(state: GameState, side: int) -> list[tuple[tuple[float, float], float]]:
     """Objectives worth taking that ``side`` does not hold yet, with their worth (remembered
     while the state is only read: every move of the side's units asks it)."""
-    key = ("openwar.wanted_objectives", side)
-    found: list[tuple[tuple[float, float], float]] | None = (
-        None if state.scratch is None else state.scratch.get(key)
-    )
-    if found is None:
+
+    def wanted() -> list[tuple[tuple[float, float], float]]:
         held = holders(state, side)
         worths = objective_worths(state, side)
-        found = [
-            (p, v)
-            for h, v, (_, p) in zip(held, worths, live_points(state), strict=True)
-            if h <= 0 and v > 0
-        ]
-        if state.scratch is not None:
-            state.scratch[key] = found
-    return list(found)
+        points = live_points(state)
+        return [(p, v) for h, v, (_, p) in zip(held, worths, points, strict=True) if h <= 0 < v]
+
+    return list(state.remembered(("openwar.wanted_objectives", side), wanted))
 
 
 def nearest_objective(

@@ -504,12 +504,3 @@ def centroid(state: GameState, members: IntArray) -> FloatArray:
         state.scratch[key] = found
         found.flags.writeable = False
     return found
-
-
-def step_towards(here: FloatArray, there: FloatArray, distance: float) -> FloatArray:
-    """The point ``distance`` from ``here`` towards ``there`` (not beyond it)."""
-    delta = there - here
-    length = float(np.hypot(*delta))
-    if length <= distance or length == 0.0:
-        return np.asarray(there, dtype=np.float64)
-    return np.asarray(here + delta * (distance / length), dtype=np.float64)

@@ -10,10 +10,10 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -21,6 +21,7 @@ import numpy.typing as npt
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
+T = TypeVar("T")  # what GameState.remembered keeps
 
 SCALARS = (bool, int, float, str, type(None))  # flag values copied without deepcopy
 POSITION_DECIMALS = 6  # positions are rounded after every move: same bytes on every machine
@@ -245,6 +246,17 @@ class GameState:
             return [u for u in self.units if u.side == side]
         sizes = np.bincount(self.unit_of[self.alive], minlength=len(self.units)).tolist()
         return [u for u, size in zip(self.units, sizes, strict=True) if u.side == side and size]
+
+    def remembered(self, key: Hashable, work: Callable[[], T]) -> T:
+        """``work()``, kept under ``key`` in ``scratch`` while the state is only read (see
+        :meth:`reading`) and worked out afresh otherwise."""
+        if self.scratch is None:
+            return work()
+        if key in self.scratch:
+            found: T = self.scratch[key]
+            return found
+        found = self.scratch[key] = work()
+        return found
 
     @contextmanager
     def reading(self) -> Iterator[GameState]:

@@ -176,15 +176,6 @@ def _pick(delta: FloatArray, moves: FloatArray, travel: FloatArray) -> FloatArra
     return np.asarray(moves[rows, np.where(blocked & better, turn, 0)], dtype=np.float64)
 
 
-def contact_point(
-    state: GameState, unit_id: str, target_id: str, limit: float
-) -> tuple[float, float] | None:
-    """Where the unit's centre goes to bring its closest miniature into base contact with the
-    target (a charge), if that is within ``limit`` and unblocked."""
-    travel, point = contact(state, unit_id, target_id, limit)
-    return point if travel <= limit else None
-
-
 def contact(
     state: GameState, unit_id: str, target_id: str, limit: float = np.inf
 ) -> tuple[float, tuple[float, float] | None]:
