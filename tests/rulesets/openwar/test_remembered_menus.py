@@ -159,3 +159,18 @@ def test_skills_remembered_per_loadout_are_each_miniature_s_own() -> None:
         fresh = state.clone()
         fresh.lookups = None
         assert skills(state, mini) == skills(fresh, mini)
+
+
+def test_a_value_is_remembered_only_while_the_state_is_read() -> None:
+    state, _ = start(load_setup(SAMPLES, None, 0))
+    calls: list[int] = []
+
+    def work() -> int:
+        calls.append(1)
+        return len(calls)
+
+    assert state.remembered("k", work) == 1 and state.remembered("k", work) == 2  # no scratch
+    with state.reading():
+        assert state.remembered("k", work) == 3
+        assert state.remembered("k", work) == 3  # kept, not worked out again
+    assert state.remembered("k", work) == 4  # forgotten on leaving
