@@ -24,6 +24,8 @@ from openwar.engine.state import GameState
 from openwar.errors import OpenWarError
 
 PLAYERS = ("random", "simple", "heuristic", "search")
+SEARCH_BUDGETS = range(1, 101)  # search:N, rollouts per candidate and halving round
+PLAYERS_HELP = "random, simple, heuristic, search or search:N (N rollouts per try, default 3)"
 REPLAY_FORMAT = "openwar-replay/1"
 
 
@@ -82,6 +84,42 @@ def start(setup: BattleSetup) -> tuple[GameState, list[Event]]:
     return new_battle((forces[0], forces[1]), setup.board, setup.seed)
 
 
+def player_kind(name: str) -> tuple[str, int | None]:
+    """A player's name as (kind, search budget): ``"search:6"`` -> ("search", 6), the search
+    with six rollouts per candidate in each halving round (twice the default's budget and
+    about twice its thinking time); any other known name has no budget.
+
+    >>> player_kind("search:6"), player_kind("heuristic")
+    (('search', 6), ('heuristic', None))
+    """
+    kind, colon, budget = name.partition(":")
+    if kind not in PLAYERS or (colon and kind != "search"):
+        raise OpenWarError(f"unknown player {name!r} (expected one of: {PLAYERS_HELP})")
+    if not colon:
+        return kind, None
+    if not budget.isdigit() or int(budget) not in SEARCH_BUDGETS:
+        raise OpenWarError(
+            f"player {name!r}: the search's budget is a whole number of rollouts from "
+            f"{SEARCH_BUDGETS.start} to {SEARCH_BUDGETS.stop - 1}, such as search:6"
+        )
+    return kind, int(budget)
+
+
+def read_players(text: str) -> tuple[str, str]:
+    """``"search:6,heuristic"`` -> ("search:6", "heuristic"); one name plays both sides."""
+    names = [p.strip() for p in text.split(",")]
+    if len(names) == 1:
+        names *= 2
+    if len(names) != 2:
+        raise OpenWarError(f"--players {text!r}: expected two players such as simple,random")
+    for name in names:
+        try:
+            player_kind(name)
+        except OpenWarError as exc:
+            raise OpenWarError(f"--players {text!r}: {exc}") from None
+    return names[0], names[1]
+
+
 def make_players(
     names: tuple[str, str], seed: int, ruleset: str = "openwar"
 ) -> tuple[Player, Player]:
@@ -90,16 +128,17 @@ def make_players(
     streams = np.random.SeedSequence(seed).spawn(2)
     made: list[Player] = []
     for name, stream in zip(names, streams, strict=True):
-        if name == "random":
+        kind, budget = player_kind(name)
+        if kind == "random":
             made.append(RandomPlayer(stream))
-        elif name == "simple":
+        elif kind == "simple":
             made.append(_simple_player(ruleset, stream))
-        elif name == "heuristic":
+        elif kind == "heuristic":
             made.append(HeuristicPlayer(stream))
-        elif name == "search":
+        elif budget is None:
             made.append(SearchPlayer(stream))
         else:
-            raise OpenWarError(f"unknown player {name!r} (expected one of: {', '.join(PLAYERS)})")
+            made.append(SearchPlayer(stream, rollouts=budget))
     return made[0], made[1]
 
 

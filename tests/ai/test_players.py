@@ -10,7 +10,7 @@ import pytest
 
 from openwar.ai import HeuristicPlayer, SearchPlayer, evaluation_for
 from openwar.ai.stats import wilson
-from openwar.battles import load_setup, make_players, start
+from openwar.battles import load_setup, make_players, read_players, start
 from openwar.bench.ai import SAMPLE_ARMIES, games, play_game
 from openwar.engine.actions import Action
 from openwar.engine.game import apply, legal_actions, outcome
@@ -122,6 +122,47 @@ def test_heuristic_is_deterministic() -> None:
 def test_make_players_knows_the_ai() -> None:
     first, second = make_players(("heuristic", "search"), 0)
     assert (first.name, second.name) == ("heuristic", "search")
+
+
+def test_search_budget_is_rollouts_per_try() -> None:
+    """``search:N`` is the search with N rollouts per candidate and halving round: twice the
+    budget plays twice the rollouts for the same decision."""
+    first, second = make_players(read_players("search:6,search"), 0)
+    assert isinstance(first, SearchPlayer) and isinstance(second, SearchPlayer)
+    assert (first.rollouts, second.rollouts) == (6, 3)
+    state = _first_state()
+    while state.phase != "battle":
+        state = apply(state, HeuristicPlayer(0).choose(state, legal_actions(state)))[0]
+    menu = legal_actions(state)
+    played = []
+    for player in (second, first):
+        calls = 0
+        real = player.rollout
+
+        def counted(state: GameState, side: int, real: Any = real) -> float:
+            nonlocal calls
+            calls += 1
+            return float(real(state, side))
+
+        player.rollout = counted  # type: ignore[method-assign]
+        player.choose(state, menu)
+        played.append(calls)
+    assert played[1] == 2 * played[0] > 0
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("chess", "unknown player 'chess'"),
+        ("search:0", "from 1 to 100"),
+        ("search:many", "from 1 to 100"),
+        ("heuristic:3", "unknown player 'heuristic:3'"),
+        ("random,simple,search", "expected two players"),
+    ],
+)
+def test_bad_player_names_say_what_is_expected(text: str, message: str) -> None:
+    with pytest.raises(OpenWarError, match=message):
+        read_players(text)
 
 
 def test_small_mirror_match_finishes() -> None:

@@ -11,10 +11,11 @@ from rich.console import Console
 from rich.table import Table
 
 from openwar.battles import (
-    PLAYERS,
+    PLAYERS_HELP,
     BattleSetup,
     fight_battle,
     load_setup,
+    read_players,
     replay,
     replay_json,
     save_replay,
@@ -36,7 +37,7 @@ def battle_command(
         ),
     ] = None,
     seed: Annotated[int, typer.Option(min=0, help="Seed of the dice (and of the plan).")] = 1,
-    players: Annotated[str, typer.Option(help=f"Players of A and B: {', '.join(PLAYERS)}.")] = (
+    players: Annotated[str, typer.Option(help=f"Players of A and B: {PLAYERS_HELP}.")] = (
         "simple,simple"
     ),
     log: Annotated[bool, typer.Option("--log", help="Print every action and event.")] = False,
@@ -106,15 +107,11 @@ def _triumphs(setup: BattleSetup, sides: str) -> None:
 
 
 def _players(text: str) -> tuple[str, str]:
-    names = [p.strip() for p in text.split(",")]
-    if len(names) == 1:
-        names *= 2
-    if len(names) != 2 or any(n not in PLAYERS for n in names):
-        raise typer.BadParameter(
-            f"{text!r}: expected two of {', '.join(PLAYERS)} such as random,simple",
-            param_hint="'--players'",
-        )
-    return names[0], names[1]
+    try:
+        return read_players(text)
+    except OpenWarError as exc:
+        raise typer.BadParameter(str(exc).removeprefix(f"--players {text!r}: "),
+                                 param_hint="'--players'") from None  # fmt: skip
 
 
 def _read_plan(path: Path) -> dict[str, Any]:

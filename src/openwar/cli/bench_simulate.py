@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from openwar.sim.plan import check_players
+from openwar.battles import read_players
 
 
 def bench_simulate(
@@ -17,4 +17,4 @@ def bench_simulate(
     """Battles per second of `openwar simulate` with 1 and 2 local workers (sample armies)."""
     from openwar.bench.simulate import run
 
-    run(battles, check_players(players), seed, (1, 2))
+    run(battles, read_players(players), seed, (1, 2))

@@ -19,10 +19,10 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from openwar.battles import PLAYERS
+from openwar.battles import PLAYERS_HELP, read_players
 from openwar.errors import OpenWarError
 from openwar.sim.executors import Executor, make_executor
-from openwar.sim.plan import ArmyFile, BattleResult, SimulationPlan, check_players, read_battleplan
+from openwar.sim.plan import ArmyFile, BattleResult, SimulationPlan, read_battleplan
 from openwar.sim.report import print_summary
 from openwar.sim.run import (
     FinishedRun,
@@ -43,7 +43,7 @@ def simulate_command(
     battles: Annotated[
         int | None, typer.Option("-n", "--battles", min=1, help="Number of battles.")
     ] = None,
-    players: Annotated[str, typer.Option(help=f"Players of A and B: {', '.join(PLAYERS)}.")] = (
+    players: Annotated[str, typer.Option(help=f"Players of A and B: {PLAYERS_HELP}.")] = (
         "simple,simple"
     ),
     battleplan: Annotated[
@@ -119,7 +119,7 @@ def _plan(
     plan = SimulationPlan(
         armies=(ArmyFile.read(army_a), ArmyFile.read(army_b)),
         battleplan=None,
-        players=check_players(players),
+        players=read_players(players),
         seed=seed,
         battles=battles,
     )

@@ -12,8 +12,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from openwar.battles import read_players
 from openwar.sim.executors import make_executor
-from openwar.sim.plan import SIDES, ArmyFile, SimulationPlan, check_players, read_battleplan
+from openwar.sim.plan import SIDES, ArmyFile, SimulationPlan, read_battleplan
 from openwar.sim.sweep import SweepPoint, even_points, parse_values, play_sweep
 
 
@@ -43,7 +44,7 @@ def sweep_command(
     index = SIDES.index(side.upper())
     sizes = parse_values(size)
     plan = SimulationPlan(
-        (ArmyFile.read(army_a), ArmyFile.read(army_b)), None, check_players(players), seed, battles
+        (ArmyFile.read(army_a), ArmyFile.read(army_b)), None, read_players(players), seed, battles
     )
     if battleplan is not None:
         plan = replace(plan, battleplan=read_battleplan(battleplan, plan.ruleset))

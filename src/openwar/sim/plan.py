@@ -23,7 +23,7 @@ import numpy as np
 from openwar.armies.files import parse_army
 from openwar.armies.model import ArmyList
 from openwar.armies.validate import assess
-from openwar.battles import PLAYERS, BattleSetup, fight_battle
+from openwar.battles import BattleSetup, fight_battle
 from openwar.engine.runner import BattleRecord
 from openwar.errors import OpenWarError
 
@@ -171,18 +171,6 @@ def measure(index: int, seed: int, setup: BattleSetup, record: BattleRecord) -> 
         units_lost=tuple(int(x) for x in lost),
         units_size=tuple(int(x) for x in size),
     )
-
-
-def check_players(text: str) -> tuple[str, str]:
-    """``"simple,random"`` -> ("simple", "random"); one name plays both sides."""
-    names = [p.strip() for p in text.split(",")]
-    if len(names) == 1:
-        names *= 2
-    if len(names) != 2 or any(n not in PLAYERS for n in names):
-        raise OpenWarError(
-            f"--players {text!r}: expected two of {', '.join(PLAYERS)} such as simple,random"
-        )
-    return names[0], names[1]
 
 
 def read_battleplan(path: Path, ruleset: str = "openwar") -> dict[str, Any]:
