@@ -7,20 +7,15 @@ quicker call on the small arrays a battle has).
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-from functools import cached_property
-
 import numpy as np
 
+from openwar.engine.kernels import LANE_MARGIN, straight_moves
 from openwar.engine.state import POSITION_DECIMALS, BoolArray, FloatArray, GameState, IntArray
 
-SWEEP_MARGIN = 1e-3  # cm around a moving group's swept bounding box
 OVERLAP_TOLERANCE = 2e-6  # covers rounding touching bases to POSITION_DECIMALS (<= 1.42e-6)
 GAP_TABLE = "engine.gap_table"  # (Lookups.memo) the last table of gaps, with its positions
 TRANSLATION_MEMO = "engine.translations"  # key of the TranslationMemo (Lookups.memo, scratch)
 TRANSLATION_MEMO_LIMIT = 4096  # moves remembered before the memo starts afresh
-LANE_MARGIN = 1e-2  # cm around a remembered move's lane: any change nearer forgets the move
 
 
 def dot2(a: FloatArray, b: FloatArray) -> FloatArray:
@@ -138,7 +133,8 @@ def furthest_translation(state: GameState, movers: IntArray, shift: FloatArray) 
     line without a base crossing another base or the table edge.
 
     Exact, not sampled: for every mover and every other base, the first time the moving circle
-    touches the still one solves ``|d + t u| = r1 + r2`` (a quadratic in ``t``).
+    touches the still one solves ``|d + t u| = r1 + r2`` (a quadratic in ``t``); see
+    :func:`openwar.engine.kernels.straight_moves`.
     """
     shifts = np.asarray(shift, dtype=np.float64).reshape(1, 2)
     return np.asarray(furthest_translations(state, movers, shifts)[0], dtype=np.float64)
@@ -146,8 +142,8 @@ def furthest_translation(state: GameState, movers: IntArray, shift: FloatArray) 
 
 def furthest_translations(state: GameState, movers: IntArray, shifts: FloatArray) -> FloatArray:
     """:func:`furthest_translation` of each of ``shifts`` (k, 2): the moves the battle's memo
-    does not know are worked out together (the group once, every first contact in one pass)
-    and remembered; each answer is the one of its shift asked alone."""
+    does not know are worked out together (in one compiled call) and remembered; each answer
+    is the one of its shift asked alone."""
     shifts = np.ascontiguousarray(shifts, dtype=np.float64)
     lengths = np.hypot(shifts[:, 0], shifts[:, 1])  # the same as each shift's own np.hypot
     moves = np.zeros_like(shifts)  # a zero shift goes nowhere
@@ -165,62 +161,54 @@ def furthest_translations(state: GameState, movers: IntArray, shifts: FloatArray
             moves[[i for i, found in zip(going, known, strict=True) if found is not None]] = [
                 found for found in known if found is not None
             ]
-    if unknown and memo is None and len(movers) == 1:
-        units = shifts[unknown] / lengths[unknown][:, None]
-        moves[unknown] = _one_base_translations(state, int(movers[0]), units, lengths[unknown])
-    elif unknown:
-        # every unknown shift at once, in elementwise operations: each answer is the same
-        # arithmetic as the shift's alone
-        group = MovingGroup.of(state, movers)
-        units = shifts[unknown] / lengths[unknown][:, None]
-        limits = np.minimum(lengths[unknown], group.edge_limits(units))
-        travels = np.maximum(limits, 0.0)
-        contacts = group.first_contacts(units, group.near_paths(units * travels[:, None]))
-        found = units * np.maximum(np.minimum(limits, contacts), 0.0)[:, None]
+    if unknown:
+        # every unknown shift at once: each answer is the same arithmetic as the shift's alone
+        xy, r, rest_xy, rest_r = _movers_and_rest(state, movers)
+        found, lanes = straight_moves(
+            xy,
+            r,
+            rest_xy,
+            rest_r,
+            float(state.board["width"]),
+            float(state.board["depth"]),
+            shifts[unknown],
+            lengths[unknown],
+        )
         moves[unknown] = found
         if memo is not None:
-            memo.remember([keys[i] for i in unknown], found, group.lanes(units, travels))
+            memo.remember([keys[i] for i in unknown], found, lanes)
     return moves
 
 
-def _one_base_translations(
-    state: GameState, mover: int, units: FloatArray, lengths: FloatArray
-) -> FloatArray:
-    """(k, 2): the moves of one base ``lengths`` along each of the unit vectors ``units``
-    while the state changes (the fight and regroup moves step one miniature at a time, each
-    step against bases the last one moved): :class:`MovingGroup`'s arithmetic, number for
-    number, with the one base's own figures as plain floats and every (path, other base)
-    pair in (k, m) tables, rather than the group's tables and the near pairs gathered (a
-    dozen small array operations instead of some seventy)."""
-    x, y = state.pos[mover].tolist()
-    r = float(state.radius[mover])
-    width, depth = float(state.board["width"]), float(state.board["depth"])
-    rest = others(state, np.array([mover]))
-    rest_xy, rest_r = state.pos.take(rest, 0), state.radius.take(rest)
-    limits = np.minimum(lengths, edge_limits((width - r - x, r - x, depth - r - y, r - y), units))
-    low, high = (x - r, y - r), (x + r, y + r)
-    near = near_paths(
-        low, high, rest_box(rest_xy, rest_r), units * np.maximum(limits, 0.0)[:, None]
+def _movers_and_rest(
+    state: GameState, movers: IntArray
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """The movers' positions and radii, and those of every other base on the table (kept in
+    the state's scratch while the state is only read)."""
+    if state.scratch is None:
+        return _gather(state, movers)
+    key = ("moving", movers.tobytes())
+    found: tuple[FloatArray, FloatArray, FloatArray, FloatArray] | None = state.scratch.get(key)
+    if found is None:
+        found = state.scratch[key] = _gather(state, movers)
+    return found
+
+
+def _gather(
+    state: GameState, movers: IntArray
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    rest = others(state, movers)
+    return (
+        state.pos.take(movers, 0),
+        state.radius.take(movers),
+        state.pos.take(rest, 0),
+        state.radius.take(rest),
     )
-    cx, cy = (low[0] + high[0]) / 2.0, (low[1] + high[1]) / 2.0  # MovingGroup.circle
-    spread = math.sqrt((x - cx) * (x - cx) + (y - cy) * (y - cy)) + r
-    ux, uy = units[:, 0:1], units[:, 1:2]
-    rest_x, rest_y = rest_xy[:, 0], rest_xy[:, 1]
-    px, py = rest_x - cx, rest_y - cy
-    near &= np.abs(py * ux - px * uy) <= spread + rest_r + SWEEP_MARGIN
-    ox, oy = x - rest_x, y - rest_y  # MovingGroup.pairs
-    reach = r + rest_r
-    b = ox * ux + oy * uy
-    disc = b * b - (ox * ox + oy * oy - reach * reach)
-    near &= (disc >= 0.0) & (b < 0.0)
-    times = np.where(near, np.maximum(-b - np.sqrt(np.maximum(disc, 0.0)), 0.0), np.inf)
-    contacts = times.min(axis=1, initial=np.inf)
-    return np.asarray(units * np.maximum(np.minimum(limits, contacts), 0.0)[:, None])
 
 
 def _in_lanes(lanes: FloatArray, places: FloatArray, reach: FloatArray) -> BoolArray:
     """(k, p): whether each circle (``places`` (p, 2), radii ``reach``) meets each of
-    ``lanes`` (k, 6; see :meth:`MovingGroup.lanes`)."""
+    ``lanes`` (k, 6; see :func:`openwar.engine.kernels.straight_moves`)."""
     u0, u1 = lanes[:, 0:1], lanes[:, 1:2]
     along = places[None, :, 0] * u0 + places[None, :, 1] * u1
     across = places[None, :, 1] * u0 - places[None, :, 0] * u1
@@ -277,7 +265,7 @@ class TranslationMemo:
         r = state.radius[changed]
         places = np.concatenate([self.pos[changed], state.pos[changed]])  # before and now
         reach = np.concatenate([r, r])
-        lanes = self.lanes[: len(self.keys)]  # see MovingGroup.lanes
+        lanes = self.lanes[: len(self.keys)]  # see kernels.straight_moves
         # only a lane that a circle round every changed base meets can hold one of them (the
         # margin covers rounding): the others are left out of the base-by-base test
         middle = (places.min(axis=0) + places.max(axis=0)) / 2.0
@@ -310,163 +298,6 @@ class TranslationMemo:
         fresh = [keys[i] for i in rows]
         self.keys += fresh
         self.results.update(zip(fresh, moves[rows], strict=True))
-
-
-@dataclass(frozen=True)
-class MovingGroup:
-    """Miniatures moving together and every other base on the table, with what a straight
-    move needs of them; kept in the state's scratch while the state is only read."""
-
-    xy: FloatArray
-    r: FloatArray
-    low: tuple[float, float]  # bounding box of the bases
-    high: tuple[float, float]
-    room: tuple[float, float, float, float]  # min (size - r - x), max (r - x), per axis
-    rest_xy: FloatArray
-    rest_r: FloatArray
-    rest_box: FloatArray  # the other bases' boxes, (4, n): high x, high y, -low x, -low y
-
-    @classmethod
-    def of(cls, state: GameState, movers: IntArray) -> MovingGroup:
-        if state.scratch is None:
-            return cls.build(state, movers)
-        key = ("moving", movers.tobytes())
-        group: MovingGroup | None = state.scratch.get(key)
-        if group is None:
-            group = state.scratch[key] = cls.build(state, movers)
-        return group
-
-    @classmethod
-    def build(cls, state: GameState, movers: IntArray) -> MovingGroup:
-        xy, r = state.pos.take(movers, 0), state.radius.take(movers)
-        rest = others(state, movers)
-        size = np.array([state.board["width"], state.board["depth"]], dtype=np.float64)
-        reach = r[:, None]
-        far = (size - reach - xy).min(axis=0).tolist()
-        back = (reach - xy).max(axis=0).tolist()
-        low = (xy - reach).min(axis=0).tolist()
-        high = (xy + reach).max(axis=0).tolist()
-        rest_xy, rest_r = state.pos.take(rest, 0), state.radius.take(rest)
-        return cls(
-            xy,
-            r,
-            (low[0], low[1]),
-            (high[0], high[1]),
-            (far[0], back[0], far[1], back[1]),
-            rest_xy,
-            rest_r,
-            rest_box(rest_xy, rest_r),
-        )
-
-    @cached_property
-    def pairs(self) -> tuple[FloatArray, FloatArray, FloatArray]:
-        """Each base's offset from every other base, x and y, (n, m) each, and the square of
-        their centre distance less the square of their touching distance, (n, m): what the
-        first contact of any straight move of the group needs (taken for the bases near its
-        path)."""
-        dx = self.xy[:, 0:1] - self.rest_xy[:, 0]  # as in gaps: contiguous x and y tables
-        dy = self.xy[:, 1:2] - self.rest_xy[:, 1]
-        reach = self.r[:, None] + self.rest_r[None, :]
-        return dx, dy, dx * dx + dy * dy - reach * reach
-
-    @cached_property
-    def circle(self) -> tuple[float, float, float]:
-        """Centre and radius of a circle holding every base of the group."""
-        middle = (np.asarray(self.low) + np.asarray(self.high)) / 2.0
-        spread = (np.sqrt(((self.xy - middle) ** 2).sum(axis=1)) + self.r).max()
-        return float(middle[0]), float(middle[1]), float(spread)
-
-    def edge_limits(self, units: FloatArray) -> FloatArray:
-        """See :func:`edge_limits`."""
-        return edge_limits(self.room, units)
-
-    def lanes(self, units: FloatArray, travels: FloatArray) -> FloatArray:
-        """(k, 6): a strip holding all the group sweeps moving each of ``travels`` along the
-        unit vectors ``units``, as (u_x, u_y, along_min, along_max, across_min, across_max),
-        with a margin: the only place where another base can stop the move (the strip of the
-        group's enclosing circle, cheaper than the bases' own and never narrower)."""
-        cx, cy, spread = self.circle
-        ux, uy = units[:, 0], units[:, 1]
-        along, across = cx * ux + cy * uy, cy * ux - cx * uy
-        reach = spread + LANE_MARGIN
-        return np.column_stack(
-            (ux, uy, along - reach, along + reach + travels, across - reach, across + reach)
-        )
-
-    def near_paths(self, steps: FloatArray) -> BoolArray:
-        """See :func:`near_paths`."""
-        return near_paths(self.low, self.high, self.rest_box, steps)
-
-    def first_contacts(self, units: FloatArray, near: BoolArray) -> FloatArray:
-        """(k,): how far the group goes along each of the unit vectors ``units`` (k, 2) before
-        a base first touches one of the other bases ``near`` (k, m) its path (inf: none; 0: a
-        base it overlaps). Worked out only for the (path, base) pairs that are near and whose
-        base is in the strip the group's enclosing circle sweeps (any other is never touched:
-        no mover comes within touching distance across the path); each time is the same sum
-        whichever paths are asked together, and the least of a set is exact."""
-        found = np.full(len(units), np.inf)
-        flat = np.flatnonzero(near)  # path by path
-        paths = flat // near.shape[1]
-        rows = flat - paths * near.shape[1]
-        cx, cy, spread = self.circle
-        ux, uy = units[:, 0].take(paths), units[:, 1].take(paths)
-        px, py = self.rest_xy[:, 0].take(rows) - cx, self.rest_xy[:, 1].take(rows) - cy
-        strip = np.flatnonzero(
-            np.abs(py * ux - px * uy) <= spread + self.rest_r.take(rows) + SWEEP_MARGIN
-        )
-        if len(strip) == 0:
-            return found
-        paths, rows = paths.take(strip), rows.take(strip)
-        dx, dy, clearances = self.pairs
-        b = dx.take(rows, 1) * ux.take(strip) + dy.take(rows, 1) * uy.take(strip)  # (n, pairs)
-        disc = b * b - clearances.take(rows, 1)
-        ahead = np.flatnonzero((disc >= 0.0) & (b < 0.0))  # the movers that touch, if any
-        if len(ahead) == 0:
-            return found
-        # -b - sqrt(disc) is negative only for overlapping bases (c < 0): sqrt(b * b) is |b|
-        # exactly in IEEE arithmetic, so a move from such an overlap starts at 0; the times
-        # are set in a table of every (mover, pair), the rest never touching (inf), so each
-        # pair's least is one reduction down the movers
-        times = np.full(b.size, np.inf)
-        times[ahead] = np.maximum(-b.ravel().take(ahead) - np.sqrt(disc.ravel().take(ahead)), 0.0)
-        per_pair = times.reshape(b.shape).min(axis=0)
-        starts = np.flatnonzero(np.concatenate(([True], paths[1:] != paths[:-1])))
-        found[paths[starts]] = np.minimum.reduceat(per_pair, starts)
-        return found
-
-
-def edge_limits(room: tuple[float, float, float, float], units: FloatArray) -> FloatArray:
-    """(k,): how far bases go along each of the unit vectors ``units`` (k, 2) before one
-    crosses the table edge, given their ``room`` (see :class:`MovingGroup`; the minimum over
-    bases of the same quotient: dividing is monotonic, so taken once per axis)."""
-    far, back = np.array(room[0::2]), np.array(room[1::2])
-    safe = np.where(units == 0.0, 1.0, units)  # no division by zero (never selected)
-    quotients = np.where(units > 1e-12, far / safe, np.where(units < -1e-12, back / safe, np.inf))
-    return np.asarray(quotients.min(axis=1), dtype=np.float64)
-
-
-def rest_box(rest_xy: FloatArray, rest_r: FloatArray) -> FloatArray:
-    """(4, m): the bounding boxes of bases as :func:`near_paths` reads them: high x, high y,
-    -low x, -low y."""
-    reach = rest_r[:, None]
-    return np.concatenate((rest_xy + reach, reach - rest_xy), axis=1).T.copy()
-
-
-def near_paths(
-    low: tuple[float, float], high: tuple[float, float], boxes: FloatArray, steps: FloatArray
-) -> BoolArray:
-    """(k, m): which other bases' bounding ``boxes`` (see :func:`rest_box`) touch the movers'
-    bounding box (``low``, ``high``) swept along each of ``steps`` (k, 2), plus a margin.
-    Leaving the rest out changes no first contact: they are met later than the step's end,
-    if ever."""
-    dx, dy = steps[:, 0], steps[:, 1]
-    swept = (
-        low[0] + np.minimum(dx, 0.0) - SWEEP_MARGIN,
-        low[1] + np.minimum(dy, 0.0) - SWEEP_MARGIN,
-        -(high[0] + np.maximum(dx, 0.0) + SWEEP_MARGIN),
-        -(high[1] + np.maximum(dy, 0.0) + SWEEP_MARGIN),
-    )
-    return np.asarray((boxes[:, None, :] >= np.array(swept)[:, :, None]).all(axis=0))
 
 
 def groups(state: GameState, members: IntArray, link: float) -> list[IntArray]:

@@ -1,0 +1,152 @@
+"""Compiled geometry: the straight-move arithmetic of :mod:`openwar.engine.space` as numba
+loops, for the small arrays a battle has (tens of miniatures), where numpy's per-call cost
+dwarfs the arithmetic.
+
+Every result is, to the bit, the one of the numpy code this replaced (and of the plain
+Python reference in the tests): each number is the same IEEE operations in the same order.
+What keeps it so:
+
+- no ``fastmath``: LLVM may then neither reassociate nor contract a product and a sum into
+  a fused multiply-add (a test reads the machine code for that);
+- ``error_model="numpy"``: a division is the IEEE one (no Python check inserted);
+- only exact reductions (least, greatest); ties between equal numbers are settled as
+  ``np.minimum`` and ``np.maximum`` settle them (the second operand), which only shows on
+  the sign of a zero;
+- square roots only (correctly rounded everywhere); no ``hypot``, whose last bit depends on
+  the C library.
+
+Compiled on first use and kept in ``__pycache__`` beside this file (``cache=True``), so a
+fresh clone pays the compile once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numba
+import numpy as np
+
+from openwar.engine.state import FloatArray
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+SWEEP_MARGIN = 1e-3  # cm around a moving group's swept bounding box
+LANE_MARGIN = 1e-2  # cm around a remembered move's lane: any change nearer forgets the move
+
+
+def _compiled(function: F) -> F:
+    """``function`` compiled on first call, with IEEE arithmetic as written (see above)."""
+    return cast(F, numba.njit(cache=True, error_model="numpy")(function))
+
+
+@_compiled
+def _least(a: float, b: float) -> float:
+    """``np.minimum(a, b)``: the second of equals, NaN from either."""
+    return a if a < b or a != a else b
+
+
+@_compiled
+def _greatest(a: float, b: float) -> float:
+    """``np.maximum(a, b)``: the second of equals, NaN from either."""
+    return a if a > b or a != a else b
+
+
+@_compiled
+def straight_moves(
+    xy: FloatArray,
+    r: FloatArray,
+    rest_xy: FloatArray,
+    rest_r: FloatArray,
+    width: float,
+    depth: float,
+    shifts: FloatArray,
+    lengths: FloatArray,
+) -> tuple[FloatArray, FloatArray]:
+    """For each of ``shifts`` (k, 2) of length ``lengths`` (k,), none zero: how far bases
+    ``xy`` (n, 2) of radii ``r`` travel together along it before a base crosses the table
+    edge (``width`` by ``depth``) or touches one of the other bases ``rest_xy`` (m, 2) of
+    radii ``rest_r``, (k, 2); and the lane the move sweeps, (k, 6), as
+    (u_x, u_y, along_min, along_max, across_min, across_max) with a margin: the only place
+    where another base can stop the move (the strip of the group's enclosing circle).
+
+    Another base is tried only when its bounding box meets the group's bounding box swept
+    along the part of the move the table edge allows, and it lies in the strip the group's
+    enclosing circle sweeps: any other one is never touched (met later than the move's end,
+    or no mover comes within touching distance across the path). The first touch of a mover
+    and a base solves ``|d + t u| = r1 + r2``: ``-b - sqrt(b * b - c)``, which is negative
+    only for overlapping bases (a move from an overlap starts at 0).
+    """
+    n, m, k = xy.shape[0], rest_xy.shape[0], shifts.shape[0]
+    # the group's figures: room to each table edge, bounding box, enclosing circle
+    far_x = far_y = low_x = low_y = np.inf
+    back_x = back_y = high_x = high_y = -np.inf
+    for i in range(n):
+        x, y, ri = xy[i, 0], xy[i, 1], r[i]
+        far_x = _least(far_x, width - ri - x)
+        far_y = _least(far_y, depth - ri - y)
+        back_x = _greatest(back_x, ri - x)
+        back_y = _greatest(back_y, ri - y)
+        low_x = _least(low_x, x - ri)
+        low_y = _least(low_y, y - ri)
+        high_x = _greatest(high_x, x + ri)
+        high_y = _greatest(high_y, y + ri)
+    cx, cy = (low_x + high_x) / 2.0, (low_y + high_y) / 2.0
+    spread = -np.inf
+    for i in range(n):
+        ox, oy = xy[i, 0] - cx, xy[i, 1] - cy
+        spread = _greatest(spread, math.sqrt(ox * ox + oy * oy) + r[i])
+    moves = np.empty((k, 2))
+    lanes = np.empty((k, 6))
+    for p in range(k):
+        ux, uy = shifts[p, 0] / lengths[p], shifts[p, 1] / lengths[p]
+        # the table edge: the least quotient of the room and the unit vector, per axis
+        if ux > 1e-12:
+            edge_x = far_x / ux
+        elif ux < -1e-12:
+            edge_x = back_x / ux
+        else:
+            edge_x = np.inf
+        if uy > 1e-12:
+            edge_y = far_y / uy
+        elif uy < -1e-12:
+            edge_y = back_y / uy
+        else:
+            edge_y = np.inf
+        limit = _least(lengths[p], _least(edge_x, edge_y))
+        travel = _greatest(limit, 0.0)
+        # the group's box swept along the travel, plus the margin
+        step_x, step_y = ux * travel, uy * travel
+        swept_low_x = low_x + _least(step_x, 0.0) - SWEEP_MARGIN
+        swept_low_y = low_y + _least(step_y, 0.0) - SWEEP_MARGIN
+        swept_high_x = -(high_x + _greatest(step_x, 0.0) + SWEEP_MARGIN)
+        swept_high_y = -(high_y + _greatest(step_y, 0.0) + SWEEP_MARGIN)
+        contact = np.inf
+        for j in range(m):
+            bx, by, br = rest_xy[j, 0], rest_xy[j, 1], rest_r[j]
+            if not (
+                bx + br >= swept_low_x
+                and by + br >= swept_low_y
+                and br - bx >= swept_high_x
+                and br - by >= swept_high_y
+            ):
+                continue
+            px, py = bx - cx, by - cy
+            if not abs(py * ux - px * uy) <= spread + br + SWEEP_MARGIN:
+                continue
+            for i in range(n):
+                dx, dy = xy[i, 0] - bx, xy[i, 1] - by
+                reach = r[i] + br
+                b = dx * ux + dy * uy
+                disc = b * b - (dx * dx + dy * dy - reach * reach)
+                if disc >= 0.0 and b < 0.0:
+                    contact = _least(contact, _greatest(-b - math.sqrt(disc), 0.0))
+        found = _greatest(_least(limit, contact), 0.0)
+        moves[p, 0], moves[p, 1] = ux * found, uy * found
+        along, across = cx * ux + cy * uy, cy * ux - cx * uy
+        margin = spread + LANE_MARGIN
+        lanes[p, 0], lanes[p, 1] = ux, uy
+        lanes[p, 2], lanes[p, 3] = along - margin, along + margin + travel
+        lanes[p, 4], lanes[p, 5] = across - margin, across + margin
+    return moves, lanes

@@ -1,0 +1,209 @@
+"""The compiled straight moves are, to the bit, a plain Python reference (Python floats:
+each operation correctly rounded, never fused), on any machine."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+import llvmlite.binding
+import numba
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from openwar.engine.kernels import (
+    LANE_MARGIN,
+    SWEEP_MARGIN,
+    _greatest,
+    _least,
+    straight_moves,
+)
+from openwar.engine.state import FloatArray
+
+
+def _np_min(a: float, b: float) -> float:
+    return a if a < b or a != a else b  # np.minimum: the second of equals
+
+
+def _np_max(a: float, b: float) -> float:
+    return a if a > b or a != a else b  # np.maximum: the second of equals
+
+
+def reference(
+    xy: FloatArray,
+    r: FloatArray,
+    rest_xy: FloatArray,
+    rest_r: FloatArray,
+    width: float,
+    depth: float,
+    shifts: FloatArray,
+) -> tuple[list[list[float]], list[list[float]]]:
+    """Each move worked out by its definition: every mover against every other base (no
+    pruning), each number the expression of the numpy code the kernel replaced."""
+    movers = [(float(x), float(y), float(ri)) for (x, y), ri in zip(xy, r, strict=True)]
+    rest = [(float(x), float(y), float(ri)) for (x, y), ri in zip(rest_xy, rest_r, strict=True)]
+    far_x = min(width - ri - x for x, _, ri in movers)
+    far_y = min(depth - ri - y for _, y, ri in movers)
+    back_x = max(ri - x for x, _, ri in movers)
+    back_y = max(ri - y for _, y, ri in movers)
+    cx = (min(x - ri for x, _, ri in movers) + max(x + ri for x, _, ri in movers)) / 2.0
+    cy = (min(y - ri for _, y, ri in movers) + max(y + ri for _, y, ri in movers)) / 2.0
+    spread = max(math.sqrt((x - cx) * (x - cx) + (y - cy) * (y - cy)) + ri for x, y, ri in movers)
+    moves, lanes = [], []
+    for sx, sy in shifts.tolist():
+        length = float(np.hypot(sx, sy))
+        ux, uy = sx / length, sy / length
+        edges = [math.inf, math.inf]
+        for axis, (u, far, back) in enumerate(((ux, far_x, back_x), (uy, far_y, back_y))):
+            if u > 1e-12:
+                edges[axis] = far / u
+            elif u < -1e-12:
+                edges[axis] = back / u
+        limit = _np_min(length, _np_min(edges[0], edges[1]))
+        contact = math.inf
+        for x, y, ri in movers:
+            for bx, by, br in rest:
+                dx, dy, reach = x - bx, y - by, ri + br
+                b = dx * ux + dy * uy
+                disc = b * b - (dx * dx + dy * dy - reach * reach)
+                if disc >= 0.0 and b < 0.0:
+                    contact = min(contact, _np_max(-b - math.sqrt(disc), 0.0))
+        found = _np_max(_np_min(limit, contact), 0.0)
+        moves.append([ux * found, uy * found])
+        along, across = cx * ux + cy * uy, cy * ux - cx * uy
+        margin = spread + LANE_MARGIN
+        travel = _np_max(limit, 0.0)
+        lanes.append(
+            [ux, uy, along - margin, along + margin + travel, across - margin, across + margin]
+        )
+    return moves, lanes
+
+
+def _check(
+    xy: FloatArray,
+    r: FloatArray,
+    rest_xy: FloatArray,
+    rest_r: FloatArray,
+    width: float,
+    depth: float,
+    shifts: FloatArray,
+) -> FloatArray:
+    lengths = np.hypot(shifts[:, 0], shifts[:, 1])
+    moves, lanes = straight_moves(xy, r, rest_xy, rest_r, width, depth, shifts, lengths)
+    expected_moves, expected_lanes = reference(xy, r, rest_xy, rest_r, width, depth, shifts)
+    assert moves.tobytes() == np.array(expected_moves).reshape(-1, 2).tobytes()
+    assert lanes.tobytes() == np.array(expected_lanes).reshape(-1, 6).tobytes()
+    return np.asarray(moves, dtype=np.float64)
+
+
+def _table(rng: np.random.Generator, bases: int, size: float) -> tuple[FloatArray, FloatArray]:
+    xy = np.round(rng.uniform(-2.0, size, (bases, 2)), 6)
+    r = rng.choice([1.25, 1.6, 2.5, 3.2], bases)
+    return xy, r
+
+
+def test_moves_are_the_reference_on_crowded_tables() -> None:
+    """Groups of one to twelve bases on tables of every crowding, some bases off the table
+    or overlapping, shifts along the axes and at random: most moves blocked, some not."""
+    rng = np.random.default_rng(0)
+    checked = blocked = 0
+    for _ in range(150):
+        xy, r = _table(rng, int(rng.integers(2, 40)), float(rng.choice([30.0, 90.0, 150.0])))
+        n = int(rng.integers(1, min(12, len(xy) - 1) + 1))
+        shifts = rng.normal(size=(8, 2)) * rng.choice([0.5, 5.0, 30.0])
+        shifts[0] = (0.0, -shifts[0, 1])
+        shifts[1] = (shifts[1, 0], 0.0)
+        moves = _check(xy[:n], r[:n], xy[n:], r[n:], 150.0, 150.0, shifts)
+        lengths = np.hypot(shifts[:, 0], shifts[:, 1])
+        checked += len(shifts)
+        blocked += int((np.hypot(moves[:, 0], moves[:, 1]) < lengths * 0.999).sum())
+    assert checked // 4 < blocked < checked * 3 // 4
+
+
+def test_a_base_against_the_edge_or_alone() -> None:
+    """Bases touching the table edge (room exactly 0, a quotient of -0.0), and a group with no
+    other base on the table."""
+    xy, r = np.array([[1.25, 10.0], [30.0, 58.75]]), np.array([1.25, 1.25])
+    shifts = np.array([[-3.0, 0.0], [0.0, 5.0], [-1.0, 1.0], [2.0, -0.5], [0.0, -4.0]])
+    for n in (1, 2):
+        moves = _check(xy[:n], r[:n], xy[n:], r[n:], 150.0, 150.0, shifts)
+        assert (moves[0] == 0.0).all()
+    _check(xy, r, np.empty((0, 2)), np.empty(0), 90.0, 60.0, shifts)
+
+
+def test_a_base_touched_at_the_very_end_of_the_move_stops_it() -> None:
+    """Head on or grazing, in every direction, a base touched just before the move's end is
+    not left out by the pruning (the swept box and the strip)."""
+    rng = np.random.default_rng(3)
+    for angle in np.linspace(0.0, 2.0 * np.pi, 32, endpoint=False).tolist():
+        u = np.array([math.cos(angle), math.sin(angle)])
+        side = np.array([-u[1], u[0]])
+        for n, across in [(1, 0.0), (1, 0.9), (1, 0.999), (3, 0.5), (3, 0.999)]:
+            xy = np.round(np.array([50.0, 50.0]) + rng.uniform(-3.0, 3.0, (n, 2)), 6)
+            xy[0] = (50.0, 50.0)
+            r = np.full(n, 1.25)
+            other = xy[0] + u * 12.0 + side * across * 2.5
+            rest_xy = np.round(other, 6)[None, :]
+            d = xy[0] - rest_xy[0]
+            b = float(d @ u)
+            t = -b - math.sqrt(b * b - (float(d @ d) - 2.5 * 2.5))
+            shifts = np.array([u * (t + 1e-6), u * (t - 1e-6)])
+            moves = _check(xy, r, rest_xy, np.array([1.25]), 100.0, 100.0, shifts)
+            if n == 1:
+                assert float(np.hypot(*moves[0])) < t + 1e-6 - 1e-7  # stopped by the touch
+                assert float(np.hypot(*moves[1])) > t - 1e-6 - 1e-12  # short of it: free
+
+
+coordinate = st.floats(-5.0, 100.0, allow_nan=False).map(lambda v: round(v, 6))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(coordinate, coordinate, st.sampled_from([1.0, 1.25, 2.5])),
+        min_size=2,
+        max_size=30,
+    ),
+    st.integers(1, 8),
+    st.lists(st.tuples(st.floats(-40.0, 40.0), st.floats(-40.0, 40.0)), min_size=1, max_size=6),
+)
+def test_moves_are_the_reference_on_any_table(
+    bases: list[tuple[float, float, float]], movers: int, shifts: list[tuple[float, float]]
+) -> None:
+    table = np.array(bases)
+    xy, r = table[:, :2].copy(), table[:, 2].copy()
+    n = min(movers, len(bases) - 1)
+    steps = np.array([s for s in shifts if s != (0.0, 0.0)] or [(1.0, 0.0)])
+    _check(xy[:n], r[:n], xy[n:], r[n:], 90.0, 60.0, steps)
+
+
+def test_ties_are_settled_as_numpy_settles_them() -> None:
+    values = [0.0, -0.0, 1.0, -1.0, math.inf, -math.inf, math.nan]
+    for a in values:
+        for b in values:
+            for ours, theirs in ((_least, np.minimum), (_greatest, np.maximum)):
+                found, expected = ours(a, b), float(theirs(np.array([a]), np.array([b]))[0])
+                assert repr(found) == repr(expected), (ours, a, b)
+
+
+def test_the_margins_are_those_of_the_memo() -> None:
+    assert (SWEEP_MARGIN, LANE_MARGIN) == (1e-3, 1e-2)
+
+
+def test_no_fused_multiply_add_in_the_machine_code() -> None:
+    """LLVM contracts a product and a sum into one FMA instruction (one rounding instead of
+    two) only when allowed: it must not be, or a move's last bit would depend on the CPU.
+    Checked on a fresh compile (cached code keeps no assembly), for this machine's CPU."""
+    if "+fma" not in llvmlite.binding.get_host_cpu_features().flatten():
+        pytest.skip("this CPU has no FMA: nothing could have been fused")
+    dispatcher: Any = straight_moves  # the numba dispatcher behind the typed name
+    fresh = numba.njit(error_model="numpy")(dispatcher.py_func)
+    xy = np.zeros((1, 2))
+    fresh(xy, np.ones(1), xy, np.ones(1), 1.0, 1.0, np.ones((1, 2)), np.ones(1))
+    asm = "\n".join(fresh.inspect_asm(sig) for sig in fresh.signatures)
+    assert re.search(r"\bv?mulsd\b", asm)  # the products are there, as products
+    found = re.findall(r"\bv?f(?:n)?m(?:add|sub)\w*", asm)
+    assert not found, found
