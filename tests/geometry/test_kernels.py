@@ -19,6 +19,8 @@ from openwar.engine.kernels import (
     SWEEP_MARGIN,
     _greatest,
     _least,
+    gaps,
+    lanes_met,
     straight_moves,
 )
 from openwar.engine.state import FloatArray
@@ -193,17 +195,74 @@ def test_the_margins_are_those_of_the_memo() -> None:
     assert (SWEEP_MARGIN, LANE_MARGIN) == (1e-3, 1e-2)
 
 
-def test_no_fused_multiply_add_in_the_machine_code() -> None:
+@pytest.mark.parametrize("kernel", ["straight_moves", "gaps", "lanes_met"])
+def test_no_fused_multiply_add_in_the_machine_code(kernel: str) -> None:
     """LLVM contracts a product and a sum into one FMA instruction (one rounding instead of
     two) only when allowed: it must not be, or a move's last bit would depend on the CPU.
-    Checked on a fresh compile (cached code keeps no assembly), for this machine's CPU."""
+    Checked on a fresh compile with the kernel's options (cached code keeps no assembly),
+    for this machine's CPU."""
     if "+fma" not in llvmlite.binding.get_host_cpu_features().flatten():
         pytest.skip("this CPU has no FMA: nothing could have been fused")
-    dispatcher: Any = straight_moves  # the numba dispatcher behind the typed name
-    fresh = numba.njit(error_model="numpy")(dispatcher.py_func)
-    xy = np.zeros((1, 2))
-    fresh(xy, np.ones(1), xy, np.ones(1), 1.0, 1.0, np.ones((1, 2)), np.ones(1))
+    xy, ones = np.zeros((1, 2)), np.ones(1)
+    dispatcher, args = {
+        "straight_moves": (straight_moves, (xy, ones, xy, ones, 1.0, 1.0, xy + 1.0, ones)),
+        "gaps": (gaps, (xy, ones, xy, ones)),
+        "lanes_met": (lanes_met, (np.ones((1, 6)), xy, ones)),
+    }[kernel]
+    untyped: Any = dispatcher  # the numba dispatcher behind the typed name
+    options = {
+        key: value
+        for key, value in untyped.targetoptions.items()
+        if key not in ("cache", "nopython")
+    }
+    fresh = numba.njit(**options)(untyped.py_func)  # the kernel's own compile options
+    fresh(*args)
     asm = "\n".join(fresh.inspect_asm(sig) for sig in fresh.signatures)
     assert re.search(r"\bv?mulsd\b", asm)  # the products are there, as products
     found = re.findall(r"\bv?f(?:n)?m(?:add|sub)\w*", asm)
     assert not found, found
+
+
+def _meets(lane: list[float], x: float, y: float, reach: float) -> bool:
+    along, across = x * lane[0] + y * lane[1], y * lane[0] - x * lane[1]
+    return (
+        along + reach >= lane[2]
+        and along - reach <= lane[3]
+        and across + reach >= lane[4]
+        and across - reach <= lane[5]
+    )
+
+
+def test_lanes_met_are_the_lanes_a_circle_meets() -> None:
+    """The memo's lanes met by changed bases: each lane against each circle, as the numpy
+    test did; the circle round them all leaves none out."""
+    rng = np.random.default_rng(4)
+    met = 0
+    for _ in range(300):
+        xy, r = _table(rng, int(rng.integers(1, 8)), float(rng.choice([5.0, 30.0, 90.0])))
+        angles = rng.uniform(0.0, 2.0 * np.pi, 40)
+        shifts = np.column_stack([np.cos(angles), np.sin(angles)]) * rng.uniform(0.1, 30.0, (40, 1))
+        start, start_r = _table(rng, 3, 90.0)
+        lengths = np.hypot(shifts[:, 0], shifts[:, 1])
+        _, lanes = straight_moves(start, start_r, xy[:0], r[:0], 99.0, 99.0, shifts, lengths)
+        found = lanes_met(lanes, xy, r)
+        expected = [
+            any(_meets(lane, x, y, ri) for (x, y), ri in zip(xy.tolist(), r.tolist(), strict=True))
+            for lane in lanes.tolist()
+        ]
+        assert found.tolist() == expected
+        met += sum(expected)
+    assert 0 < met < 300 * 40
+
+
+def test_gaps_are_the_reference() -> None:
+    rng = np.random.default_rng(6)
+    a, a_r = _table(rng, 9, 90.0)
+    b, b_r = _table(rng, 13, 90.0)
+    others = list(zip(b.tolist(), b_r.tolist(), strict=True))
+    expected = [
+        [math.sqrt((x - u) * (x - u) + (y - v) * (y - v)) - ar - br for (u, v), br in others]
+        for (x, y), ar in zip(a.tolist(), a_r.tolist(), strict=True)
+    ]
+    assert gaps(a, a_r, b, b_r).tobytes() == np.array(expected).tobytes()
+    assert gaps(a[:0], a_r[:0], b, b_r).shape == (0, 13)

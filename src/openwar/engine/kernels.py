@@ -28,7 +28,7 @@ from typing import Any, TypeVar, cast
 import numba
 import numpy as np
 
-from openwar.engine.state import FloatArray
+from openwar.engine.state import BoolArray, FloatArray
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -150,3 +150,59 @@ def straight_moves(
         lanes[p, 2], lanes[p, 3] = along - margin, along + margin + travel
         lanes[p, 4], lanes[p, 5] = across - margin, across + margin
     return moves, lanes
+
+
+@_compiled
+def gaps(a_xy: FloatArray, a_r: FloatArray, b_xy: FloatArray, b_r: FloatArray) -> FloatArray:
+    """(n, m) edge-to-edge gaps between round bases ``a`` and ``b``: the centre distance, the
+    square root of the sum of the squared offsets, less each radius in turn."""
+    n, m = a_xy.shape[0], b_xy.shape[0]
+    found = np.empty((n, m))
+    for i in range(n):
+        x, y, ri = a_xy[i, 0], a_xy[i, 1], a_r[i]
+        for j in range(m):
+            dx, dy = x - b_xy[j, 0], y - b_xy[j, 1]
+            found[i, j] = math.sqrt(dx * dx + dy * dy) - ri - b_r[j]
+    return found
+
+
+@_compiled
+def _in_lane(lane: FloatArray, x: float, y: float, reach: float) -> bool:
+    """Whether the circle at (``x``, ``y``) of radius ``reach`` meets ``lane`` (6,; see
+    :func:`straight_moves`)."""
+    along = x * lane[0] + y * lane[1]
+    across = y * lane[0] - x * lane[1]
+    return bool(
+        along + reach >= lane[2]
+        and along - reach <= lane[3]
+        and across + reach >= lane[4]
+        and across - reach <= lane[5]
+    )
+
+
+@_compiled
+def lanes_met(lanes: FloatArray, places: FloatArray, reach: FloatArray) -> BoolArray:
+    """(k,): whether any of the circles ``places`` (p, 2) of radii ``reach`` (p,), p >= 1,
+    meets each of ``lanes`` (k, 6). Only a lane that a circle round all of them meets (the
+    margin covers rounding) is tried circle by circle."""
+    p = places.shape[0]
+    low_x, low_y = places[0, 0], places[0, 1]
+    high_x, high_y = low_x, low_y
+    for c in range(1, p):
+        low_x, low_y = _least(low_x, places[c, 0]), _least(low_y, places[c, 1])
+        high_x, high_y = _greatest(high_x, places[c, 0]), _greatest(high_y, places[c, 1])
+    mx, my = (low_x + high_x) / 2.0, (low_y + high_y) / 2.0
+    spread = -np.inf
+    for c in range(p):
+        ox, oy = places[c, 0] - mx, places[c, 1] - my
+        spread = _greatest(spread, math.sqrt(ox * ox + oy * oy) + reach[c])
+    spread = spread + LANE_MARGIN
+    met = np.zeros(lanes.shape[0], dtype=np.bool_)
+    for k in range(lanes.shape[0]):
+        lane = lanes[k]
+        if _in_lane(lane, mx, my, spread):
+            for c in range(p):
+                if _in_lane(lane, places[c, 0], places[c, 1], reach[c]):
+                    met[k] = True
+                    break
+    return met

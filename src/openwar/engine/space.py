@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from openwar.engine.kernels import LANE_MARGIN, straight_moves
+from openwar.engine import kernels
+from openwar.engine.kernels import straight_moves
 from openwar.engine.state import POSITION_DECIMALS, BoolArray, FloatArray, GameState, IntArray
 
 OVERLAP_TOLERANCE = 2e-6  # covers rounding touching bases to POSITION_DECIMALS (<= 1.42e-6)
@@ -27,13 +28,10 @@ def dot2(a: FloatArray, b: FloatArray) -> FloatArray:
 
 
 def gaps(a_xy: FloatArray, a_r: FloatArray, b_xy: FloatArray, b_r: FloatArray) -> FloatArray:
-    """(n, m) edge-to-edge gaps between round bases (negative when they overlap); the offsets
-    kept as separate x and y tables (the products and sum of :func:`dot2`, on contiguous
-    rows: about twice as fast as the (n, m, 2) offsets)."""
-    dx = a_xy[:, 0:1] - b_xy[:, 0]
-    dy = a_xy[:, 1:2] - b_xy[:, 1]
-    centre = np.sqrt(dx * dx + dy * dy)
-    return np.asarray(centre - a_r[:, None] - b_r[None, :], dtype=np.float64)
+    """(n, m) edge-to-edge gaps between round bases (negative when they overlap): each the
+    square root of :func:`dot2` of the offset less both radii, in one compiled loop
+    (:func:`openwar.engine.kernels.gaps`)."""
+    return kernels.gaps(a_xy, a_r, b_xy, b_r)
 
 
 def unit_gaps(state: GameState, a: IntArray, b: IntArray) -> FloatArray:
@@ -206,20 +204,6 @@ def _gather(
     )
 
 
-def _in_lanes(lanes: FloatArray, places: FloatArray, reach: FloatArray) -> BoolArray:
-    """(k, p): whether each circle (``places`` (p, 2), radii ``reach``) meets each of
-    ``lanes`` (k, 6; see :func:`openwar.engine.kernels.straight_moves`)."""
-    u0, u1 = lanes[:, 0:1], lanes[:, 1:2]
-    along = places[None, :, 0] * u0 + places[None, :, 1] * u1
-    across = places[None, :, 1] * u0 - places[None, :, 0] * u1
-    return np.asarray(
-        (along + reach >= lanes[:, 2:3])
-        & (along - reach <= lanes[:, 3:4])
-        & (across + reach >= lanes[:, 4:5])
-        & (across - reach <= lanes[:, 5:6])
-    )
-
-
 class TranslationMemo:
     """Straight moves worked out while earlier states of the battle were read, kept while
     they still hold: a move's end depends only on the movers, the shift and the other bases
@@ -266,13 +250,7 @@ class TranslationMemo:
         places = np.concatenate([self.pos[changed], state.pos[changed]])  # before and now
         reach = np.concatenate([r, r])
         lanes = self.lanes[: len(self.keys)]  # see kernels.straight_moves
-        # only a lane that a circle round every changed base meets can hold one of them (the
-        # margin covers rounding): the others are left out of the base-by-base test
-        middle = (places.min(axis=0) + places.max(axis=0)) / 2.0
-        offsets = places - middle
-        spread = float((np.sqrt(dot2(offsets, offsets)) + reach).max()) + LANE_MARGIN
-        near = np.flatnonzero(_in_lanes(lanes, middle[None, :], np.array([spread])).any(axis=1))
-        hit = near[_in_lanes(lanes[near], places, reach).any(axis=1)]
+        hit = np.flatnonzero(kernels.lanes_met(lanes, places, reach))
         if len(hit) == 0:
             return
         keys = self.keys
