@@ -19,8 +19,10 @@ from openwar.engine.kernels import (
     SWEEP_MARGIN,
     _greatest,
     _least,
+    fans,
     gaps,
     lanes_met,
+    picks,
     straight_moves,
 )
 from openwar.engine.state import FloatArray
@@ -195,7 +197,7 @@ def test_the_margins_are_those_of_the_memo() -> None:
     assert (SWEEP_MARGIN, LANE_MARGIN) == (1e-3, 1e-2)
 
 
-@pytest.mark.parametrize("kernel", ["straight_moves", "gaps", "lanes_met"])
+@pytest.mark.parametrize("kernel", ["straight_moves", "gaps", "lanes_met", "fans", "picks"])
 def test_no_fused_multiply_add_in_the_machine_code(kernel: str) -> None:
     """LLVM contracts a product and a sum into one FMA instruction (one rounding instead of
     two) only when allowed: it must not be, or a move's last bit would depend on the CPU.
@@ -208,6 +210,8 @@ def test_no_fused_multiply_add_in_the_machine_code(kernel: str) -> None:
         "straight_moves": (straight_moves, (xy, ones, xy, ones, 1.0, 1.0, xy + 1.0, ones)),
         "gaps": (gaps, (xy, ones, xy, ones)),
         "lanes_met": (lanes_met, (np.ones((1, 6)), xy, ones)),
+        "fans": (fans, (xy, ones, ones, ones)),
+        "picks": (picks, (xy, np.ones((1, 7, 2)), ones, 0.9, 0.5)),
     }[kernel]
     untyped: Any = dispatcher  # the numba dispatcher behind the typed name
     options = {
@@ -266,3 +270,74 @@ def test_gaps_are_the_reference() -> None:
     ]
     assert gaps(a, a_r, b, b_r).tobytes() == np.array(expected).tobytes()
     assert gaps(a[:0], a_r[:0], b, b_r).shape == (0, 13)
+
+
+def _numpy_fans(u: FloatArray, travel: FloatArray, cos: FloatArray, sin: FloatArray) -> FloatArray:
+    """The numpy code the fan kernel replaced."""
+    ux, uy = u[:, 0:1], u[:, 1:2]
+    ways_x = np.concatenate((ux, cos * ux - sin * uy), axis=1)
+    ways_y = np.concatenate((uy, sin * ux + cos * uy), axis=1)
+    return np.stack((ways_x * travel[:, None], ways_y * travel[:, None]), axis=2)
+
+
+def _numpy_picks(
+    delta: FloatArray, moves: FloatArray, travel: FloatArray, blocked: float, gain: float
+) -> FloatArray:
+    """The numpy code the pick kernel replaced."""
+    ends = delta[:, None, :] - moves
+    left = np.hypot(ends[..., 0], ends[..., 1])
+    turn = np.argmin(left[:, 1:], axis=1) + 1
+    rows = np.arange(len(moves))
+    better = left[rows, turn] < left[:, 0] - gain
+    short = np.hypot(moves[:, 0, 0], moves[:, 0, 1]) < blocked * travel
+    return np.asarray(moves[rows, np.where(short & better, turn, 0)], dtype=np.float64)
+
+
+def test_fans_and_picks_are_the_numpy_ones() -> None:
+    """Fans of turned moves and the pick among them (the straight move unless it is blocked
+    and a turn gains enough; ties between turns to the first), on random goals and blocked
+    moves, with the ties made on purpose."""
+    rng = np.random.default_rng(8)
+    angles = np.radians([30.0, -30.0, 60.0, -60.0, 90.0, -90.0])
+    cos, sin = np.cos(angles), np.sin(angles)
+    for _ in range(200):
+        k = int(rng.integers(1, 12))
+        theta = rng.uniform(0.0, 2.0 * np.pi, k)
+        u = np.column_stack([np.cos(theta), np.sin(theta)])
+        travel = rng.uniform(0.0, 30.0, k)
+        fan = fans(u, travel, cos, sin)
+        assert fan.tobytes() == _numpy_fans(u, travel, cos, sin).tobytes()
+        moves = fan * rng.choice([0.0, 0.3, 0.95, 1.0], (k, 7, 1))  # some blocked
+        moves[:, 3] = moves[:, 2] if rng.random() < 0.5 else moves[:, 3]  # equal turns
+        delta = u * (travel + rng.uniform(0.0, 5.0, k))[:, None]
+        found = picks(delta, moves, travel, 0.9, 0.5)
+        assert found.tobytes() == _numpy_picks(delta, moves, travel, 0.9, 0.5).tobytes()
+
+
+def test_a_nan_is_picked_as_numpy_argmin_picks_it() -> None:
+    moves = np.zeros((1, 7, 2))
+    moves[0, 1:, 0] = [5.0, np.nan, 6.0, 7.0, np.nan, 8.0]
+    delta, travel = np.array([[10.0, 0.0]]), np.array([10.0])
+    expected = _numpy_picks(delta, moves, travel, 0.9, 0.5)
+    assert repr(picks(delta, moves, travel, 0.9, 0.5).tolist()) == repr(expected.tolist())
+
+
+def test_compiled_hypot_is_numpy_s() -> None:
+    """The pick kernel's lengths: ``math.hypot`` compiled calls the C library's hypot, as
+    ``np.hypot`` does (a square root of the sum of squares differs in the last bit)."""
+
+    def lengths(x: FloatArray, y: FloatArray) -> FloatArray:
+        found = np.empty(len(x))
+        for i in range(len(x)):
+            found[i] = math.hypot(x[i], y[i])
+        return found
+
+    compiled = numba.njit(error_model="numpy")(lengths)
+    rng = np.random.default_rng(9)
+    x = rng.normal(size=100_000) * rng.choice([1e-6, 1.0, 30.0, 1e6], 100_000)
+    y = x * rng.choice([1e-9, 0.01, 1.0, 3.0], 100_000) + rng.normal(size=100_000)
+    specials = np.array([0.0, -0.0, math.inf, -math.inf, math.nan, 5e-324, 1.0])
+    x = np.concatenate([x, np.repeat(specials, 7)])
+    y = np.concatenate([y, np.tile(specials, 7)])
+    assert compiled(x, y).tobytes() == np.hypot(x, y).tobytes()
+    assert (np.sqrt(x * x + y * y) != np.hypot(x, y))[:100_000].any()

@@ -206,3 +206,43 @@ def lanes_met(lanes: FloatArray, places: FloatArray, reach: FloatArray) -> BoolA
                     met[k] = True
                     break
     return met
+
+
+@_compiled
+def fans(u: FloatArray, travel: FloatArray, cos: FloatArray, sin: FloatArray) -> FloatArray:
+    """(k, 1 + t, 2): each of the moves ``travel`` (k,) along the unit vectors ``u`` (k, 2),
+    then the same move turned by each of the t angles of cosines ``cos`` and sines ``sin``."""
+    k, t = u.shape[0], cos.shape[0]
+    found = np.empty((k, 1 + t, 2))
+    for p in range(k):
+        ux, uy, far = u[p, 0], u[p, 1], travel[p]
+        found[p, 0, 0], found[p, 0, 1] = ux * far, uy * far
+        for w in range(t):
+            found[p, 1 + w, 0] = (cos[w] * ux - sin[w] * uy) * far
+            found[p, 1 + w, 1] = (sin[w] * ux + cos[w] * uy) * far
+    return found
+
+
+@_compiled
+def picks(
+    delta: FloatArray, moves: FloatArray, travel: FloatArray, blocked: float, gain: float
+) -> FloatArray:
+    """(k, 2): of each fan of ``moves`` (k, 1 + t, 2) (the straight move ``travel`` (k,),
+    then its turns), the straight move, unless it gets less than the share ``blocked`` of
+    its way and the turn that ends nearest ``delta`` (the first of equals) ends ``gain``
+    nearer than it. Lengths are ``math.hypot``: the C library's hypot, as ``np.hypot``."""
+    k, ways = moves.shape[0], moves.shape[1]
+    found = np.empty((k, 2))
+    for p in range(k):
+        dx, dy = delta[p, 0], delta[p, 1]
+        straight = math.hypot(dx - moves[p, 0, 0], dy - moves[p, 0, 1])
+        turn, best = 1, math.hypot(dx - moves[p, 1, 0], dy - moves[p, 1, 1])
+        for w in range(2, ways):
+            left = math.hypot(dx - moves[p, w, 0], dy - moves[p, w, 1])
+            if left < best or (left != left and best == best):  # np.argmin: a NaN first
+                turn, best = w, left
+        better = best < straight - gain
+        short = math.hypot(moves[p, 0, 0], moves[p, 0, 1]) < blocked * travel[p]
+        way = turn if short and better else 0
+        found[p, 0], found[p, 1] = moves[p, way, 0], moves[p, way, 1]
+    return found

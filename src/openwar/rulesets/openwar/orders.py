@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from openwar.engine import kernels
 from openwar.engine.errors import IllegalActionError
 from openwar.engine.events import Event
 from openwar.engine.space import (
@@ -160,20 +161,12 @@ def _around(
 
 def _fan(u: FloatArray, travel: FloatArray) -> FloatArray:
     """(k, 7, 2): each goal's straight move ``travel`` along ``u`` (k, 2), then its turns."""
-    ux, uy = u[:, 0:1], u[:, 1:2]
-    ways_x = np.concatenate((ux, _COS * ux - _SIN * uy), axis=1)  # (k, 7): straight, turns
-    ways_y = np.concatenate((uy, _SIN * ux + _COS * uy), axis=1)
-    return np.stack((ways_x * travel[:, None], ways_y * travel[:, None]), axis=2)
+    return kernels.fans(u, travel, _COS, _SIN)
 
 
 def _pick(delta: FloatArray, moves: FloatArray, travel: FloatArray) -> FloatArray:
     """(k, 2): of each goal's fan of ``moves`` (k, 7, 2), the one :func:`_around` takes."""
-    left = _lengths(delta[:, None, :] - moves)  # (k, 7): how far each move ends from the goal
-    turn = np.argmin(left[:, 1:], axis=1) + 1  # the best turn, the first of equals
-    rows = np.arange(len(moves))
-    better = left[rows, turn] < left[:, 0] - MIN_MOVE
-    blocked = _lengths(moves[:, 0]) < BLOCKED * travel
-    return np.asarray(moves[rows, np.where(blocked & better, turn, 0)], dtype=np.float64)
+    return kernels.picks(delta, moves, travel, BLOCKED, MIN_MOVE)
 
 
 def contact(
