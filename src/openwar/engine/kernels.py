@@ -64,7 +64,7 @@ def straight_moves(
     shifts: FloatArray,
     lengths: FloatArray,
 ) -> tuple[FloatArray, FloatArray]:
-    """For each of ``shifts`` (k, 2) of length ``lengths`` (k,), none zero: how far bases
+    """For each of ``shifts`` (k, 2) of length ``lengths`` (k,): how far bases
     ``xy`` (n, 2) of radii ``r`` travel together along it before a base crosses the table
     edge (``width`` by ``depth``) or touches one of the other bases ``rest_xy`` (m, 2) of
     radii ``rest_r``, (k, 2); and the lane the move sweeps, (k, 6), as
@@ -100,6 +100,10 @@ def straight_moves(
     moves = np.empty((k, 2))
     lanes = np.empty((k, 6))
     for p in range(k):
+        if lengths[p] == 0.0:  # a zero shift goes nowhere (and sweeps no lane)
+            moves[p, 0] = moves[p, 1] = 0.0
+            lanes[p, :] = 0.0
+            continue
         ux, uy = shifts[p, 0] / lengths[p], shifts[p, 1] / lengths[p]
         # the table edge: the least quotient of the room and the unit vector, per axis
         if ux > 1e-12:

@@ -144,38 +144,35 @@ def furthest_translations(state: GameState, movers: IntArray, shifts: FloatArray
     is the one of its shift asked alone."""
     shifts = np.ascontiguousarray(shifts, dtype=np.float64)
     lengths = np.hypot(shifts[:, 0], shifts[:, 1])  # the same as each shift's own np.hypot
-    moves = np.zeros_like(shifts)  # a zero shift goes nowhere
-    going = [i for i, length in enumerate(lengths.tolist()) if length != 0.0]
     memo = TranslationMemo.of(state)
     if memo is None:
-        unknown, keys = going, []
-    else:
-        start = movers.tobytes() + state.pos.take(movers, 0).tobytes()
-        blob = shifts.tobytes()  # each shift's 16 bytes in turn
-        keys = [start + blob[16 * i : 16 * i + 16] for i in range(len(shifts))]
-        known = [memo.results.get(keys[i]) for i in going]
-        unknown = [i for i, found in zip(going, known, strict=True) if found is None]
-        if len(unknown) < len(going):
-            moves[[i for i, found in zip(going, known, strict=True) if found is not None]] = [
-                found for found in known if found is not None
-            ]
+        return _straight_moves(state, movers, shifts, lengths)[0]
+    moves = np.zeros_like(shifts)  # a zero shift goes nowhere
+    going = [i for i, length in enumerate(lengths.tolist()) if length != 0.0]
+    start = movers.tobytes() + state.pos.take(movers, 0).tobytes()
+    blob = shifts.tobytes()  # each shift's 16 bytes in turn
+    keys = [start + blob[16 * i : 16 * i + 16] for i in range(len(shifts))]
+    known = [memo.results.get(keys[i]) for i in going]
+    unknown = [i for i, found in zip(going, known, strict=True) if found is None]
+    if len(unknown) < len(going):
+        moves[[i for i, found in zip(going, known, strict=True) if found is not None]] = [
+            found for found in known if found is not None
+        ]
     if unknown:
         # every unknown shift at once: each answer is the same arithmetic as the shift's alone
-        xy, r, rest_xy, rest_r = _movers_and_rest(state, movers)
-        found, lanes = straight_moves(
-            xy,
-            r,
-            rest_xy,
-            rest_r,
-            float(state.board["width"]),
-            float(state.board["depth"]),
-            shifts[unknown],
-            lengths[unknown],
-        )
+        found, lanes = _straight_moves(state, movers, shifts[unknown], lengths[unknown])
         moves[unknown] = found
-        if memo is not None:
-            memo.remember([keys[i] for i in unknown], found, lanes)
+        memo.remember([keys[i] for i in unknown], found, lanes)
     return moves
+
+
+def _straight_moves(
+    state: GameState, movers: IntArray, shifts: FloatArray, lengths: FloatArray
+) -> tuple[FloatArray, FloatArray]:
+    """:func:`openwar.engine.kernels.straight_moves` of ``movers`` on the state's table."""
+    xy, r, rest_xy, rest_r = _movers_and_rest(state, movers)
+    width, depth = float(state.board["width"]), float(state.board["depth"])
+    return straight_moves(xy, r, rest_xy, rest_r, width, depth, shifts, lengths)
 
 
 def _movers_and_rest(
