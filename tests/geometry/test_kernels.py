@@ -24,6 +24,7 @@ from openwar.engine.kernels import (
     lanes_met,
     picks,
     straight_moves,
+    table_moves,
 )
 from openwar.engine.state import FloatArray
 
@@ -202,7 +203,9 @@ def test_the_margins_are_those_of_the_memo() -> None:
     assert (SWEEP_MARGIN, LANE_MARGIN) == (1e-3, 1e-2)
 
 
-@pytest.mark.parametrize("kernel", ["straight_moves", "gaps", "lanes_met", "fans", "picks"])
+@pytest.mark.parametrize(
+    "kernel", ["straight_moves", "table_moves", "gaps", "lanes_met", "fans", "picks"]
+)
 def test_no_fused_multiply_add_in_the_machine_code(kernel: str) -> None:
     """LLVM contracts a product and a sum into one FMA instruction (one rounding instead of
     two) only when allowed: it must not be, or a move's last bit would depend on the CPU.
@@ -213,6 +216,10 @@ def test_no_fused_multiply_add_in_the_machine_code(kernel: str) -> None:
     xy, ones = np.zeros((1, 2)), np.ones(1)
     dispatcher, args = {
         "straight_moves": (straight_moves, (xy, ones, xy, ones, 1.0, 1.0, xy + 1.0, ones)),
+        "table_moves": (
+            table_moves,
+            (xy, ones, ones > 0, ones > 0, np.zeros(1, dtype=np.int64), 1.0, 1.0, xy + 1, ones),
+        ),
         "gaps": (gaps, (xy, ones, xy, ones)),
         "lanes_met": (lanes_met, (np.ones((1, 6)), xy, ones)),
         "fans": (fans, (xy, ones, ones, ones)),
@@ -346,3 +353,23 @@ def test_compiled_hypot_is_numpy_s() -> None:
     y = np.concatenate([y, np.tile(specials, 7)])
     assert compiled(x, y).tobytes() == np.hypot(x, y).tobytes()
     assert (np.sqrt(x * x + y * y) != np.hypot(x, y))[:100_000].any()
+
+
+def test_table_moves_gather_the_movers_and_the_other_bases_on_the_table() -> None:
+    """The movers in any order, the others being every base alive and deployed but them."""
+    rng = np.random.default_rng(10)
+    for _ in range(100):
+        pos, radius = _table(rng, 40, 90.0)
+        alive, deployed = rng.random(40) < 0.8, rng.random(40) < 0.9
+        movers = rng.choice(40, int(rng.integers(1, 10)), replace=False)
+        shifts = rng.normal(size=(6, 2)) * 10.0
+        lengths = np.hypot(shifts[:, 0], shifts[:, 1])
+        found = table_moves(pos, radius, alive, deployed, movers, 90.0, 60.0, shifts, lengths)
+        rest = alive & deployed
+        rest[movers] = False
+        others = np.flatnonzero(rest)
+        expected = straight_moves(
+            pos[movers], radius[movers], pos[others], radius[others], 90.0, 60.0, shifts, lengths
+        )
+        for ours, theirs in zip(found, expected, strict=True):
+            assert ours.tobytes() == theirs.tobytes()

@@ -28,7 +28,7 @@ from typing import Any, TypeVar, cast
 import numba
 import numpy as np
 
-from openwar.engine.state import BoolArray, FloatArray
+from openwar.engine.state import BoolArray, FloatArray, IntArray
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -154,6 +154,36 @@ def straight_moves(
         lanes[p, 2], lanes[p, 3] = along - margin, along + margin + travel
         lanes[p, 4], lanes[p, 5] = across - margin, across + margin
     return moves, lanes
+
+
+@_compiled
+def table_moves(
+    pos: FloatArray,
+    radius: FloatArray,
+    alive: BoolArray,
+    deployed: BoolArray,
+    movers: IntArray,
+    width: float,
+    depth: float,
+    shifts: FloatArray,
+    lengths: FloatArray,
+) -> tuple[FloatArray, FloatArray]:
+    """:func:`straight_moves` of the miniatures ``movers`` among every miniature (``pos``,
+    ``radius``) against the others on the table (``alive`` and ``deployed``), gathered here
+    rather than by numpy calls around the kernel."""
+    n = movers.shape[0]
+    rest = alive & deployed
+    xy, r = np.empty((n, 2)), np.empty(n)
+    for i in range(n):
+        mover = movers[i]
+        xy[i, 0], xy[i, 1], r[i] = pos[mover, 0], pos[mover, 1], radius[mover]
+        rest[mover] = False
+    others = np.flatnonzero(rest)
+    rest_xy, rest_r = np.empty((others.shape[0], 2)), np.empty(others.shape[0])
+    for j in range(others.shape[0]):
+        other = others[j]
+        rest_xy[j, 0], rest_xy[j, 1], rest_r[j] = pos[other, 0], pos[other, 1], radius[other]
+    return straight_moves(xy, r, rest_xy, rest_r, width, depth, shifts, lengths)
 
 
 @_compiled

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from openwar.engine import kernels
-from openwar.engine.kernels import straight_moves
+from openwar.engine.kernels import table_moves
 from openwar.engine.state import POSITION_DECIMALS, BoolArray, FloatArray, GameState, IntArray
 
 OVERLAP_TOLERANCE = 2e-6  # covers rounding touching bases to POSITION_DECIMALS (<= 1.42e-6)
@@ -169,35 +169,17 @@ def furthest_translations(state: GameState, movers: IntArray, shifts: FloatArray
 def _straight_moves(
     state: GameState, movers: IntArray, shifts: FloatArray, lengths: FloatArray
 ) -> tuple[FloatArray, FloatArray]:
-    """:func:`openwar.engine.kernels.straight_moves` of ``movers`` on the state's table."""
-    xy, r, rest_xy, rest_r = _movers_and_rest(state, movers)
-    width, depth = float(state.board["width"]), float(state.board["depth"])
-    return straight_moves(xy, r, rest_xy, rest_r, width, depth, shifts, lengths)
-
-
-def _movers_and_rest(
-    state: GameState, movers: IntArray
-) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
-    """The movers' positions and radii, and those of every other base on the table (kept in
-    the state's scratch while the state is only read)."""
-    if state.scratch is None:
-        return _gather(state, movers)
-    key = ("moving", movers.tobytes())
-    found: tuple[FloatArray, FloatArray, FloatArray, FloatArray] | None = state.scratch.get(key)
-    if found is None:
-        found = state.scratch[key] = _gather(state, movers)
-    return found
-
-
-def _gather(
-    state: GameState, movers: IntArray
-) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
-    rest = others(state, movers)
-    return (
-        state.pos.take(movers, 0),
-        state.radius.take(movers),
-        state.pos.take(rest, 0),
-        state.radius.take(rest),
+    """:func:`openwar.engine.kernels.table_moves` of ``movers`` on the state's table."""
+    return table_moves(
+        state.pos,
+        state.radius,
+        state.alive,
+        state.deployed,
+        movers,
+        float(state.board["width"]),
+        float(state.board["depth"]),
+        shifts,
+        lengths,
     )
 
 
