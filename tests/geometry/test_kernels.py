@@ -19,14 +19,16 @@ from openwar.engine.kernels import (
     SWEEP_MARGIN,
     _greatest,
     _least,
+    contact_tries,
     fans,
     gaps,
     lanes_met,
+    nearest_after,
     picks,
     straight_moves,
     table_moves,
 )
-from openwar.engine.state import FloatArray
+from openwar.engine.state import FloatArray, IntArray
 
 
 def _np_min(a: float, b: float) -> float:
@@ -204,7 +206,17 @@ def test_the_margins_are_those_of_the_memo() -> None:
 
 
 @pytest.mark.parametrize(
-    "kernel", ["straight_moves", "table_moves", "gaps", "lanes_met", "fans", "picks"]
+    "kernel",
+    [
+        "straight_moves",
+        "table_moves",
+        "gaps",
+        "lanes_met",
+        "fans",
+        "picks",
+        "contact_tries",
+        "nearest_after",
+    ],
 )
 def test_no_fused_multiply_add_in_the_machine_code(kernel: str) -> None:
     """LLVM contracts a product and a sum into one FMA instruction (one rounding instead of
@@ -213,14 +225,16 @@ def test_no_fused_multiply_add_in_the_machine_code(kernel: str) -> None:
     for this machine's CPU."""
     if "+fma" not in llvmlite.binding.get_host_cpu_features().flatten():
         pytest.skip("this CPU has no FMA: nothing could have been fused")
-    xy, ones = np.zeros((1, 2)), np.ones(1)
+    xy, ones, index = np.zeros((1, 2)), np.ones(1), np.zeros(1, dtype=np.int64)
     dispatcher, args = {
         "straight_moves": (straight_moves, (xy, ones, xy, ones, 1.0, 1.0, xy + 1.0, ones)),
         "table_moves": (
             table_moves,
-            (xy, ones, ones > 0, ones > 0, np.zeros(1, dtype=np.int64), 1.0, 1.0, xy + 1, ones),
+            (xy, ones, ones > 0, ones > 0, index, 1.0, 1.0, xy + 1, ones),
         ),
         "gaps": (gaps, (xy, ones, xy, ones)),
+        "contact_tries": (contact_tries, (xy, index, index, np.ones((1, 1)), 9.0, 8)),
+        "nearest_after": (nearest_after, (xy, ones, index, index, xy)),
         "lanes_met": (lanes_met, (np.ones((1, 6)), xy, ones)),
         "fans": (fans, (xy, ones, ones, ones)),
         "picks": (picks, (xy, np.ones((1, 7, 2)), ones, 0.9, 0.5)),
@@ -373,3 +387,53 @@ def test_table_moves_gather_the_movers_and_the_other_bases_on_the_table() -> Non
         )
         for ours, theirs in zip(found, expected, strict=True):
             assert ours.tobytes() == theirs.tobytes()
+
+
+def _numpy_contact_tries(
+    pos: FloatArray, ours: IntArray, theirs: IntArray, gap: FloatArray, limit: float, most: int
+) -> list[tuple[float, FloatArray]]:
+    """The numpy code the contact tries kernel replaced."""
+    found: list[tuple[float, FloatArray]] = []
+    if float(gap.min()) > limit:
+        return found
+    for flat in np.argsort(gap, axis=None, kind="stable")[:most]:
+        i, j = divmod(int(flat), gap.shape[1])
+        travel = float(gap[i, j])
+        if travel > limit:
+            break
+        direction = pos[theirs[j]] - pos[ours[i]]
+        length = float(np.hypot(*direction))
+        if length != 0.0:
+            found.append((travel, direction / length * travel))
+    return found
+
+
+def test_contact_tries_and_the_nearest_gaps_after_moves_are_the_numpy_ones() -> None:
+    """Closest pairs first (equal gaps in a stable order, a pair on one centre left out), up
+    to a limit; and each move's least gap to the other side, as the tiled numpy gaps."""
+    rng = np.random.default_rng(11)
+    tried = 0
+    for _ in range(200):
+        pos, radius = _table(rng, 30, float(rng.choice([20.0, 60.0])))
+        pos[5] = pos[20]  # a pair on one centre
+        pos[7] = pos[8] + (3.0, 4.0)
+        pos[22] = pos[23] + (3.0, 4.0)  # equal gaps, if the radii are equal too
+        picked = rng.permutation(30)
+        ours, theirs = picked[: rng.integers(1, 12)], picked[15 : 15 + rng.integers(1, 12)]
+        ours = np.concatenate([ours, [5, 8, 23]])
+        theirs = np.concatenate([theirs, [20, 7, 22]])
+        gap = gaps(pos[ours], radius[ours], pos[theirs], radius[theirs])
+        limit = float(rng.choice([np.inf, 3.0, 10.0, 30.0]))
+        travels, shifts = contact_tries(pos, ours, theirs, gap, limit, 8)
+        expected = _numpy_contact_tries(pos, ours, theirs, gap, limit, 8)
+        assert travels.tolist() == [travel for travel, _ in expected]
+        assert shifts.tobytes() == np.array([s for _, s in expected]).reshape(-1, 2).tobytes()
+        tried += len(expected)
+        if not expected:
+            continue
+        moved = (pos[ours][None, :, :] + shifts[:, None, :]).reshape(-1, 2)
+        radii = np.tile(radius[ours], len(shifts))
+        apart = gaps(moved, radii, pos[theirs], radius[theirs]).reshape(len(shifts), -1)
+        nearest = nearest_after(pos, radius, ours, theirs, shifts)
+        assert nearest.tobytes() == apart.min(axis=1).tobytes()
+    assert tried > 200

@@ -280,3 +280,52 @@ def picks(
         way = turn if short and better else 0
         found[p, 0], found[p, 1] = moves[p, way, 0], moves[p, way, 1]
     return found
+
+
+@_compiled
+def contact_tries(
+    pos: FloatArray, ours: IntArray, theirs: IntArray, gap: FloatArray, limit: float, most: int
+) -> tuple[FloatArray, FloatArray]:
+    """The moves that bring the closest pairs of miniatures ``ours`` and ``theirs`` (``gap``
+    (n, m) apart; at ``pos``) into contact, closest first (a stable sort: the first pair of
+    equals first), at most ``most`` pairs and none farther than ``limit``: how far (t,), and
+    the shift (t, 2), the unit vector between the centres times that far (a pair on one
+    centre is left out)."""
+    m = gap.shape[1]
+    order = np.argsort(gap.ravel(), kind="mergesort")
+    travels, shifts = np.empty(most), np.empty((most, 2))
+    count = 0
+    for t in range(min(most, order.shape[0])):
+        i, j = order[t] // m, order[t] % m
+        travel = gap[i, j]
+        if travel > limit:
+            break
+        dx = pos[theirs[j], 0] - pos[ours[i], 0]
+        dy = pos[theirs[j], 1] - pos[ours[i], 1]
+        length = math.hypot(dx, dy)
+        if length != 0.0:
+            travels[count] = travel
+            shifts[count, 0], shifts[count, 1] = dx / length * travel, dy / length * travel
+            count += 1
+    return travels[:count], shifts[:count]
+
+
+@_compiled
+def nearest_after(
+    pos: FloatArray, radius: FloatArray, ours: IntArray, theirs: IntArray, shifts: FloatArray
+) -> FloatArray:
+    """(k,): the least gap between the miniatures ``ours`` moved by each of ``shifts`` (k, 2)
+    and ``theirs`` (inf when either is empty): each gap the sum of :func:`gaps` on the moved
+    position, the least exact."""
+    found = np.full(shifts.shape[0], np.inf)
+    for s in range(shifts.shape[0]):
+        least = np.inf
+        for i in range(ours.shape[0]):
+            x = pos[ours[i], 0] + shifts[s, 0]
+            y = pos[ours[i], 1] + shifts[s, 1]
+            ri = radius[ours[i]]
+            for j in range(theirs.shape[0]):
+                dx, dy = x - pos[theirs[j], 0], y - pos[theirs[j], 1]
+                least = _least(least, math.sqrt(dx * dx + dy * dy) - ri - radius[theirs[j]])
+        found[s] = least
+    return found

@@ -7,8 +7,6 @@ miniatures one by one.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import numpy as np
 
 from openwar.engine import kernels
@@ -19,7 +17,6 @@ from openwar.engine.space import (
     centroid,
     furthest_translation,
     furthest_translations,
-    gaps,
     groups,
     placement_clear,
     unit_gaps,
@@ -190,11 +187,17 @@ def contacts(
     found: list[tuple[float, tuple[float, float] | None]] = []
     tries: list[tuple[int, float, FloatArray]] = []
     for k, target_id in enumerate(target_ids):
-        gap = unit_gaps(state, ours, state.on_table(target_id))
-        found.append((float(gap.min()), None))
         theirs = state.on_table(target_id)
+        gap = unit_gaps(state, ours, theirs)
+        nearest = float(gap.min())
+        found.append((nearest, None))
+        if nearest > limit:  # no pair within reach (most targets)
+            continue
+        travels, shifts = kernels.contact_tries(
+            state.pos, ours, theirs, gap, float(limit), CONTACT_TRIES
+        )
         tries += [
-            (k, travel, shift) for travel, shift in _contact_tries(state, ours, theirs, gap, limit)
+            (k, travel, shift) for travel, shift in zip(travels.tolist(), shifts, strict=True)
         ]
     if not tries:
         return found
@@ -210,34 +213,14 @@ def contacts(
     return found
 
 
-def _contact_tries(
-    state: GameState, ours: np.ndarray, theirs: np.ndarray, gap: FloatArray, limit: float
-) -> Iterator[tuple[float, FloatArray]]:
-    """The moves that bring the closest pairs of miniatures (``gap`` apart) into contact,
-    closest first (at most :data:`CONTACT_TRIES`, none farther than ``limit``): how far, and
-    the shift."""
-    if float(gap.min()) > limit:
-        return
-    for flat in np.argsort(gap, axis=None, kind="stable")[:CONTACT_TRIES]:
-        i, j = divmod(int(flat), gap.shape[1])
-        travel = float(gap[i, j])
-        if travel > limit:
-            break
-        direction = state.pos[theirs[j]] - state.pos[ours[i]]
-        length = float(np.hypot(*direction))
-        if length != 0.0:
-            yield travel, direction / length * travel
-
-
 def within_combat_range(
     state: GameState, ours: np.ndarray, theirs: np.ndarray, shifts: FloatArray
 ) -> BoolArray:
     """Whether ``ours`` moved by each of ``shifts`` (k, 2) ends within combat range of
     ``theirs`` (every move's gaps at once, each the sum of one move alone)."""
-    moved = (state.pos[ours][None, :, :] + shifts[:, None, :]).reshape(-1, 2)
-    radii = np.tile(state.radius[ours], len(shifts))
-    apart = gaps(moved, radii, state.pos[theirs], state.radius[theirs]).reshape(len(shifts), -1)
-    return np.asarray(apart.min(axis=1) <= battle_rules().combat_range)
+    shifts = np.ascontiguousarray(shifts, dtype=np.float64)
+    nearest = kernels.nearest_after(state.pos, state.radius, ours, theirs, shifts)
+    return np.asarray(nearest <= battle_rules().combat_range)
 
 
 def fight_move(state: GameState, unit_id: str, target_id: str) -> float:
