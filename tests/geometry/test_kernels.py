@@ -437,3 +437,17 @@ def test_contact_tries_and_the_nearest_gaps_after_moves_are_the_numpy_ones() -> 
         nearest = nearest_after(pos, radius, ours, theirs, shifts)
         assert nearest.tobytes() == apart.min(axis=1).tobytes()
     assert tried > 200
+
+
+def test_contact_tries_come_in_numpy_s_stable_order() -> None:
+    """Equal gaps by their place in the table, a NaN after every number, -0.0 equal to 0.0."""
+    pos = np.column_stack([np.arange(8.0), np.arange(8.0) ** 2])
+    ours, theirs = np.array([0, 1, 2]), np.array([3, 4, 5, 6, 7])
+    gap = np.array(
+        [[2.0, np.nan, 1.0, 0.0, 2.0], [-0.0, 1.0, np.nan, 2.0, 1.0], [1.0, 0.0, 3.0, 2.0, 1.0]]
+    )
+    for most in (1, 4, 8, 15, 20):
+        travels, shifts = contact_tries(pos, ours, theirs, gap, np.inf, most)
+        expected = _numpy_contact_tries(pos, ours, theirs, gap, np.inf, most)
+        assert repr(travels.tolist()) == repr([travel for travel, _ in expected])
+        assert shifts.tobytes() == np.array([s for _, s in expected]).reshape(-1, 2).tobytes()

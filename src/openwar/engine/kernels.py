@@ -171,18 +171,24 @@ def table_moves(
     """:func:`straight_moves` of the miniatures ``movers`` among every miniature (``pos``,
     ``radius``) against the others on the table (``alive`` and ``deployed``), gathered here
     rather than by numpy calls around the kernel."""
-    n = movers.shape[0]
-    rest = alive & deployed
+    n, total = movers.shape[0], pos.shape[0]
+    rest = np.empty(total, dtype=np.bool_)
+    for b in range(total):
+        rest[b] = alive[b] and deployed[b]
     xy, r = np.empty((n, 2)), np.empty(n)
     for i in range(n):
         mover = movers[i]
         xy[i, 0], xy[i, 1], r[i] = pos[mover, 0], pos[mover, 1], radius[mover]
         rest[mover] = False
-    others = np.flatnonzero(rest)
-    rest_xy, rest_r = np.empty((others.shape[0], 2)), np.empty(others.shape[0])
-    for j in range(others.shape[0]):
-        other = others[j]
-        rest_xy[j, 0], rest_xy[j, 1], rest_r[j] = pos[other, 0], pos[other, 1], radius[other]
+    m = 0
+    for b in range(total):
+        m += rest[b]
+    rest_xy, rest_r = np.empty((m, 2)), np.empty(m)
+    j = 0
+    for b in range(total):
+        if rest[b]:
+            rest_xy[j, 0], rest_xy[j, 1], rest_r[j] = pos[b, 0], pos[b, 1], radius[b]
+            j += 1
     return straight_moves(xy, r, rest_xy, rest_r, width, depth, shifts, lengths)
 
 
@@ -287,16 +293,31 @@ def contact_tries(
     pos: FloatArray, ours: IntArray, theirs: IntArray, gap: FloatArray, limit: float, most: int
 ) -> tuple[FloatArray, FloatArray]:
     """The moves that bring the closest pairs of miniatures ``ours`` and ``theirs`` (``gap``
-    (n, m) apart; at ``pos``) into contact, closest first (a stable sort: the first pair of
-    equals first), at most ``most`` pairs and none farther than ``limit``: how far (t,), and
-    the shift (t, 2), the unit vector between the centres times that far (a pair on one
-    centre is left out)."""
-    m = gap.shape[1]
-    order = np.argsort(gap.ravel(), kind="mergesort")
+    (n, m) apart; at ``pos``) into contact, closest first, at most ``most`` pairs and none
+    farther than ``limit``: how far (t,), and the shift (t, 2), the unit vector between the
+    centres times that far (a pair on one centre is left out).
+
+    The pairs come in the order of numpy's stable sort of the flattened gaps (by gap, then
+    by place in the table; a NaN after every number), picked one by one: only the first
+    few are wanted, and a sort takes numba seconds to compile."""
+    n, m = gap.shape[0], gap.shape[1]
+    taken = np.zeros(n * m, dtype=np.bool_)
     travels, shifts = np.empty(most), np.empty((most, 2))
     count = 0
-    for t in range(min(most, order.shape[0])):
-        i, j = order[t] // m, order[t] % m
+    for _ in range(min(most, n * m)):
+        best = -1
+        for flat in range(n * m):
+            if taken[flat]:
+                continue
+            value = gap[flat // m, flat % m]
+            if best < 0:
+                best = flat
+                continue
+            least = gap[best // m, best % m]
+            if value < least or (least != least and value == value):  # NaN last
+                best = flat
+        taken[best] = True
+        i, j = best // m, best % m
         travel = gap[i, j]
         if travel > limit:
             break
