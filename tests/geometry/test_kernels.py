@@ -15,14 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from openwar.engine.kernels import (
-    LANE_MARGIN,
-    SWEEP_MARGIN,
     _greatest,
     _least,
     contact_tries,
     fans,
     gaps,
-    lanes_met,
     nearest_after,
     picks,
     straight_moves,
@@ -47,7 +44,7 @@ def reference(
     width: float,
     depth: float,
     shifts: FloatArray,
-) -> tuple[list[list[float]], list[list[float]]]:
+) -> list[list[float]]:
     """Each move worked out by its definition: every mover against every other base (no
     pruning), each number the expression of the numpy code the kernel replaced."""
     movers = [(float(x), float(y), float(ri)) for (x, y), ri in zip(xy, r, strict=True)]
@@ -56,15 +53,11 @@ def reference(
     far_y = min(depth - ri - y for _, y, ri in movers)
     back_x = max(ri - x for x, _, ri in movers)
     back_y = max(ri - y for _, y, ri in movers)
-    cx = (min(x - ri for x, _, ri in movers) + max(x + ri for x, _, ri in movers)) / 2.0
-    cy = (min(y - ri for _, y, ri in movers) + max(y + ri for _, y, ri in movers)) / 2.0
-    spread = max(math.sqrt((x - cx) * (x - cx) + (y - cy) * (y - cy)) + ri for x, y, ri in movers)
-    moves, lanes = [], []
+    moves = []
     for sx, sy in shifts.tolist():
         length = float(np.hypot(sx, sy))
         if length == 0.0:  # a zero shift goes nowhere
             moves.append([0.0, 0.0])
-            lanes.append([0.0] * 6)
             continue
         ux, uy = sx / length, sy / length
         edges = [math.inf, math.inf]
@@ -84,13 +77,7 @@ def reference(
                     contact = min(contact, _np_max(-b - math.sqrt(disc), 0.0))
         found = _np_max(_np_min(limit, contact), 0.0)
         moves.append([ux * found, uy * found])
-        along, across = cx * ux + cy * uy, cy * ux - cx * uy
-        margin = spread + LANE_MARGIN
-        travel = _np_max(limit, 0.0)
-        lanes.append(
-            [ux, uy, along - margin, along + margin + travel, across - margin, across + margin]
-        )
-    return moves, lanes
+    return moves
 
 
 def _check(
@@ -103,10 +90,9 @@ def _check(
     shifts: FloatArray,
 ) -> FloatArray:
     lengths = np.hypot(shifts[:, 0], shifts[:, 1])
-    moves, lanes = straight_moves(xy, r, rest_xy, rest_r, width, depth, shifts, lengths)
-    expected_moves, expected_lanes = reference(xy, r, rest_xy, rest_r, width, depth, shifts)
-    assert moves.tobytes() == np.array(expected_moves).reshape(-1, 2).tobytes()
-    assert lanes.tobytes() == np.array(expected_lanes).reshape(-1, 6).tobytes()
+    moves = straight_moves(xy, r, rest_xy, rest_r, width, depth, shifts, lengths)
+    expected = reference(xy, r, rest_xy, rest_r, width, depth, shifts)
+    assert moves.tobytes() == np.array(expected).reshape(-1, 2).tobytes()
     return np.asarray(moves, dtype=np.float64)
 
 
@@ -201,17 +187,12 @@ def test_ties_are_settled_as_numpy_settles_them() -> None:
                 assert repr(found) == repr(expected), (ours, a, b)
 
 
-def test_the_margins_are_those_of_the_memo() -> None:
-    assert (SWEEP_MARGIN, LANE_MARGIN) == (1e-3, 1e-2)
-
-
 @pytest.mark.parametrize(
     "kernel",
     [
         "straight_moves",
         "table_moves",
         "gaps",
-        "lanes_met",
         "fans",
         "picks",
         "contact_tries",
@@ -235,7 +216,6 @@ def test_no_fused_multiply_add_in_the_machine_code(kernel: str) -> None:
         "gaps": (gaps, (xy, ones, xy, ones)),
         "contact_tries": (contact_tries, (xy, index, index, np.ones((1, 1)), 9.0, 8)),
         "nearest_after": (nearest_after, (xy, ones, index, index, xy)),
-        "lanes_met": (lanes_met, (np.ones((1, 6)), xy, ones)),
         "fans": (fans, (xy, ones, ones, ones)),
         "picks": (picks, (xy, np.ones((1, 7, 2)), ones, 0.9, 0.5)),
     }[kernel]
@@ -251,38 +231,6 @@ def test_no_fused_multiply_add_in_the_machine_code(kernel: str) -> None:
     assert re.search(r"\bv?mulsd\b", asm)  # the products are there, as products
     found = re.findall(r"\bv?f(?:n)?m(?:add|sub)\w*", asm)
     assert not found, found
-
-
-def _meets(lane: list[float], x: float, y: float, reach: float) -> bool:
-    along, across = x * lane[0] + y * lane[1], y * lane[0] - x * lane[1]
-    return (
-        along + reach >= lane[2]
-        and along - reach <= lane[3]
-        and across + reach >= lane[4]
-        and across - reach <= lane[5]
-    )
-
-
-def test_lanes_met_are_the_lanes_a_circle_meets() -> None:
-    """The memo's lanes met by changed bases: each lane against each circle, as the numpy
-    test did; the circle round them all leaves none out."""
-    rng = np.random.default_rng(4)
-    met = 0
-    for _ in range(300):
-        xy, r = _table(rng, int(rng.integers(1, 8)), float(rng.choice([5.0, 30.0, 90.0])))
-        angles = rng.uniform(0.0, 2.0 * np.pi, 40)
-        shifts = np.column_stack([np.cos(angles), np.sin(angles)]) * rng.uniform(0.1, 30.0, (40, 1))
-        start, start_r = _table(rng, 3, 90.0)
-        lengths = np.hypot(shifts[:, 0], shifts[:, 1])
-        _, lanes = straight_moves(start, start_r, xy[:0], r[:0], 99.0, 99.0, shifts, lengths)
-        found = lanes_met(lanes, xy, r)
-        expected = [
-            any(_meets(lane, x, y, ri) for (x, y), ri in zip(xy.tolist(), r.tolist(), strict=True))
-            for lane in lanes.tolist()
-        ]
-        assert found.tolist() == expected
-        met += sum(expected)
-    assert 0 < met < 300 * 40
 
 
 def test_gaps_are_the_reference() -> None:
@@ -385,8 +333,7 @@ def test_table_moves_gather_the_movers_and_the_other_bases_on_the_table() -> Non
         expected = straight_moves(
             pos[movers], radius[movers], pos[others], radius[others], 90.0, 60.0, shifts, lengths
         )
-        for ours, theirs in zip(found, expected, strict=True):
-            assert ours.tobytes() == theirs.tobytes()
+        assert found.tobytes() == expected.tobytes()
 
 
 def _numpy_contact_tries(

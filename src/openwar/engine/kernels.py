@@ -33,7 +33,6 @@ from openwar.engine.state import BoolArray, FloatArray, IntArray
 F = TypeVar("F", bound=Callable[..., Any])
 
 SWEEP_MARGIN = 1e-3  # cm around a moving group's swept bounding box
-LANE_MARGIN = 1e-2  # cm around a remembered move's lane: any change nearer forgets the move
 
 
 def _compiled(function: F) -> F:
@@ -63,13 +62,11 @@ def straight_moves(
     depth: float,
     shifts: FloatArray,
     lengths: FloatArray,
-) -> tuple[FloatArray, FloatArray]:
-    """For each of ``shifts`` (k, 2) of length ``lengths`` (k,): how far bases
+) -> FloatArray:
+    """(k, 2): for each of ``shifts`` (k, 2) of length ``lengths`` (k,), how far bases
     ``xy`` (n, 2) of radii ``r`` travel together along it before a base crosses the table
     edge (``width`` by ``depth``) or touches one of the other bases ``rest_xy`` (m, 2) of
-    radii ``rest_r``, (k, 2); and the lane the move sweeps, (k, 6), as
-    (u_x, u_y, along_min, along_max, across_min, across_max) with a margin: the only place
-    where another base can stop the move (the strip of the group's enclosing circle).
+    radii ``rest_r`` (a zero shift: nowhere).
 
     Another base is tried only when its bounding box meets the group's bounding box swept
     along the part of the move the table edge allows, and it lies in the strip the group's
@@ -98,11 +95,9 @@ def straight_moves(
         ox, oy = xy[i, 0] - cx, xy[i, 1] - cy
         spread = _greatest(spread, math.sqrt(ox * ox + oy * oy) + r[i])
     moves = np.empty((k, 2))
-    lanes = np.empty((k, 6))
     for p in range(k):
-        if lengths[p] == 0.0:  # a zero shift goes nowhere (and sweeps no lane)
+        if lengths[p] == 0.0:  # a zero shift goes nowhere
             moves[p, 0] = moves[p, 1] = 0.0
-            lanes[p, :] = 0.0
             continue
         ux, uy = shifts[p, 0] / lengths[p], shifts[p, 1] / lengths[p]
         # the table edge: the least quotient of the room and the unit vector, per axis
@@ -148,12 +143,7 @@ def straight_moves(
                     contact = _least(contact, _greatest(-b - math.sqrt(disc), 0.0))
         found = _greatest(_least(limit, contact), 0.0)
         moves[p, 0], moves[p, 1] = ux * found, uy * found
-        along, across = cx * ux + cy * uy, cy * ux - cx * uy
-        margin = spread + LANE_MARGIN
-        lanes[p, 0], lanes[p, 1] = ux, uy
-        lanes[p, 2], lanes[p, 3] = along - margin, along + margin + travel
-        lanes[p, 4], lanes[p, 5] = across - margin, across + margin
-    return moves, lanes
+    return moves
 
 
 @_compiled
@@ -167,7 +157,7 @@ def table_moves(
     depth: float,
     shifts: FloatArray,
     lengths: FloatArray,
-) -> tuple[FloatArray, FloatArray]:
+) -> FloatArray:
     """:func:`straight_moves` of the miniatures ``movers`` among every miniature (``pos``,
     ``radius``) against the others on the table (``alive`` and ``deployed``), gathered here
     rather than by numpy calls around the kernel."""
@@ -204,48 +194,6 @@ def gaps(a_xy: FloatArray, a_r: FloatArray, b_xy: FloatArray, b_r: FloatArray) -
             dx, dy = x - b_xy[j, 0], y - b_xy[j, 1]
             found[i, j] = math.sqrt(dx * dx + dy * dy) - ri - b_r[j]
     return found
-
-
-@_compiled
-def _in_lane(lane: FloatArray, x: float, y: float, reach: float) -> bool:
-    """Whether the circle at (``x``, ``y``) of radius ``reach`` meets ``lane`` (6,; see
-    :func:`straight_moves`)."""
-    along = x * lane[0] + y * lane[1]
-    across = y * lane[0] - x * lane[1]
-    return bool(
-        along + reach >= lane[2]
-        and along - reach <= lane[3]
-        and across + reach >= lane[4]
-        and across - reach <= lane[5]
-    )
-
-
-@_compiled
-def lanes_met(lanes: FloatArray, places: FloatArray, reach: FloatArray) -> BoolArray:
-    """(k,): whether any of the circles ``places`` (p, 2) of radii ``reach`` (p,), p >= 1,
-    meets each of ``lanes`` (k, 6). Only a lane that a circle round all of them meets (the
-    margin covers rounding) is tried circle by circle."""
-    p = places.shape[0]
-    low_x, low_y = places[0, 0], places[0, 1]
-    high_x, high_y = low_x, low_y
-    for c in range(1, p):
-        low_x, low_y = _least(low_x, places[c, 0]), _least(low_y, places[c, 1])
-        high_x, high_y = _greatest(high_x, places[c, 0]), _greatest(high_y, places[c, 1])
-    mx, my = (low_x + high_x) / 2.0, (low_y + high_y) / 2.0
-    spread = -np.inf
-    for c in range(p):
-        ox, oy = places[c, 0] - mx, places[c, 1] - my
-        spread = _greatest(spread, math.sqrt(ox * ox + oy * oy) + reach[c])
-    spread = spread + LANE_MARGIN
-    met = np.zeros(lanes.shape[0], dtype=np.bool_)
-    for k in range(lanes.shape[0]):
-        lane = lanes[k]
-        if _in_lane(lane, mx, my, spread):
-            for c in range(p):
-                if _in_lane(lane, places[c, 0], places[c, 1], reach[c]):
-                    met[k] = True
-                    break
-    return met
 
 
 @_compiled

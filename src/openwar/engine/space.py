@@ -15,8 +15,6 @@ from openwar.engine.state import POSITION_DECIMALS, BoolArray, FloatArray, GameS
 
 OVERLAP_TOLERANCE = 2e-6  # covers rounding touching bases to POSITION_DECIMALS (<= 1.42e-6)
 GAP_TABLE = "engine.gap_table"  # (Lookups.memo) the last table of gaps, with its positions
-TRANSLATION_MEMO = "engine.translations"  # key of the TranslationMemo (Lookups.memo, scratch)
-TRANSLATION_MEMO_LIMIT = 4096  # moves remembered before the memo starts afresh
 
 
 def dot2(a: FloatArray, b: FloatArray) -> FloatArray:
@@ -139,37 +137,12 @@ def furthest_translation(state: GameState, movers: IntArray, shift: FloatArray) 
 
 
 def furthest_translations(state: GameState, movers: IntArray, shifts: FloatArray) -> FloatArray:
-    """:func:`furthest_translation` of each of ``shifts`` (k, 2): the moves the battle's memo
-    does not know are worked out together (in one compiled call) and remembered; each answer
-    is the one of its shift asked alone."""
+    """:func:`furthest_translation` of each of ``shifts`` (k, 2), all in one compiled call
+    (:func:`openwar.engine.kernels.table_moves`); each answer is the one of its shift asked
+    alone. Nothing is remembered across calls: the kernel works out a move in about the time
+    a look-up of a remembered one took."""
     shifts = np.ascontiguousarray(shifts, dtype=np.float64)
     lengths = np.hypot(shifts[:, 0], shifts[:, 1])  # the same as each shift's own np.hypot
-    memo = TranslationMemo.of(state)
-    if memo is None:
-        return _straight_moves(state, movers, shifts, lengths)[0]
-    moves = np.zeros_like(shifts)  # a zero shift goes nowhere
-    going = [i for i, length in enumerate(lengths.tolist()) if length != 0.0]
-    start = movers.tobytes() + state.pos.take(movers, 0).tobytes()
-    blob = shifts.tobytes()  # each shift's 16 bytes in turn
-    keys = [start + blob[16 * i : 16 * i + 16] for i in range(len(shifts))]
-    known = [memo.results.get(keys[i]) for i in going]
-    unknown = [i for i, found in zip(going, known, strict=True) if found is None]
-    if len(unknown) < len(going):
-        moves[[i for i, found in zip(going, known, strict=True) if found is not None]] = [
-            found for found in known if found is not None
-        ]
-    if unknown:
-        # every unknown shift at once: each answer is the same arithmetic as the shift's alone
-        found, lanes = _straight_moves(state, movers, shifts[unknown], lengths[unknown])
-        moves[unknown] = found
-        memo.remember([keys[i] for i in unknown], found, lanes)
-    return moves
-
-
-def _straight_moves(
-    state: GameState, movers: IntArray, shifts: FloatArray, lengths: FloatArray
-) -> tuple[FloatArray, FloatArray]:
-    """:func:`openwar.engine.kernels.table_moves` of ``movers`` on the state's table."""
     return table_moves(
         state.pos,
         state.radius,
@@ -181,80 +154,6 @@ def _straight_moves(
         shifts,
         lengths,
     )
-
-
-class TranslationMemo:
-    """Straight moves worked out while earlier states of the battle were read, kept while
-    they still hold: a move's end depends only on the movers, the shift and the other bases
-    the movers could touch on the way (bases in the strip they sweep; any other one is met
-    later, if ever), so an answer is forgotten as soon as a base appears in, leaves or moves
-    within that lane (found by comparing each state read with the last one)."""
-
-    def __init__(self) -> None:
-        self.pos: FloatArray | None = None
-        self.present: BoolArray | None = None
-        self.results: dict[bytes, FloatArray] = {}
-        self.keys: list[bytes] = []
-        self.lanes = np.empty((TRANSLATION_MEMO_LIMIT, 6))  # each key's lane, in turn
-
-    @classmethod
-    def of(cls, state: GameState) -> TranslationMemo | None:
-        """The battle's memo, brought up to date with ``state``; None unless the state is
-        only being read."""
-        if state.scratch is None:
-            return None
-        memo: TranslationMemo | None = state.scratch.get(TRANSLATION_MEMO)
-        if memo is None:
-            shared = state.lookup().memo
-            memo = shared.get(TRANSLATION_MEMO)
-            if memo is None:
-                memo = shared[TRANSLATION_MEMO] = cls()
-            memo.sync(state)
-            state.scratch[TRANSLATION_MEMO] = memo
-        return memo
-
-    def sync(self, state: GameState) -> None:
-        present = state.alive & state.deployed
-        if self.pos is None or self.present is None or self.pos.shape != state.pos.shape:
-            self.forget_all()
-        elif self.keys:
-            changed = (state.pos != self.pos).any(axis=1) | (present != self.present)
-            if changed.any():
-                self._forget_near(state, np.flatnonzero(changed))
-        self.pos, self.present = state.pos.copy(), present
-
-    def _forget_near(self, state: GameState, changed: IntArray) -> None:
-        assert self.pos is not None
-        r = state.radius[changed]
-        places = np.concatenate([self.pos[changed], state.pos[changed]])  # before and now
-        reach = np.concatenate([r, r])
-        lanes = self.lanes[: len(self.keys)]  # see kernels.straight_moves
-        hit = np.flatnonzero(kernels.lanes_met(lanes, places, reach))
-        if len(hit) == 0:
-            return
-        keys = self.keys
-        for k in hit.tolist():
-            del self.results[keys[k]]
-        kept = np.ones(len(keys), dtype=bool)
-        kept[hit] = False
-        keep = np.flatnonzero(kept)
-        self.keys = [keys[k] for k in keep.tolist()]
-        self.lanes[: len(keep)] = lanes[keep]
-
-    def forget_all(self) -> None:
-        self.results, self.keys = {}, []
-
-    def remember(self, keys: list[bytes], moves: FloatArray, lanes: FloatArray) -> None:
-        """Remember each of ``moves`` under its key, with its lane (a key asked again in
-        one batch: once)."""
-        new = {key: i for i, key in enumerate(keys) if key not in self.results}
-        if len(self.keys) + len(new) > TRANSLATION_MEMO_LIMIT:
-            self.forget_all()
-        rows = list(new.values())[:TRANSLATION_MEMO_LIMIT]
-        self.lanes[len(self.keys) : len(self.keys) + len(rows)] = lanes[rows]
-        fresh = [keys[i] for i in rows]
-        self.keys += fresh
-        self.results.update(zip(fresh, moves[rows], strict=True))
 
 
 def groups(state: GameState, members: IntArray, link: float) -> list[IntArray]:

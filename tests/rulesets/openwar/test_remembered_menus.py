@@ -11,7 +11,6 @@ import pytest
 from openwar.battles import load_setup, make_players, start
 from openwar.engine.game import apply, legal_actions, outcome
 from openwar.engine.space import (
-    TranslationMemo,
     furthest_translation,
     furthest_translations,
 )
@@ -37,29 +36,6 @@ def test_remembered_menus_match_fresh_ones(seed: int, players: str) -> None:
         state, _ = apply(state, action)
 
 
-def test_a_remembered_move_is_forgotten_when_a_base_enters_its_lane() -> None:
-    setup = load_setup(SAMPLES, None, 1)
-    state, _ = start(setup)
-    state.deployed[:] = True
-    state.pos[:] = np.column_stack(
-        [np.arange(len(state.pos)) * 3.0 % 90, np.full(len(state.pos), 80.0)]
-    )
-    state.pos[0] = (10.0, 10.0)
-    mover = np.array([0])
-    shift = np.array([30.0, 0.0])
-    with state.reading():
-        free = furthest_translation(state, mover, shift)
-        memo = TranslationMemo.of(state)
-        assert memo is not None and memo.results
-    np.testing.assert_allclose(free, shift)
-    state.pos[1] = (25.0, 10.5)  # now in the way
-    with state.reading():
-        blocked = furthest_translation(state, mover, shift)
-    state.scratch = None
-    assert blocked[0] < 15.0
-    np.testing.assert_array_equal(blocked, furthest_translation(state, mover, shift))
-
-
 def _scattered(seed: int) -> GameState:
     """A battle of the sample armies with every miniature set down at random (a crowded,
     irregular table for the movement caches)."""
@@ -70,8 +46,7 @@ def _scattered(seed: int) -> GameState:
 
 
 def test_moves_asked_together_are_the_moves_asked_one_by_one() -> None:
-    """:func:`furthest_translations` gives each shift's own answer, and leaves the memo as
-    asking for the shifts one call each does."""
+    """:func:`furthest_translations` gives each shift's own answer."""
     state = _scattered(1)
     movers = state.on_table("a1")
     angles = np.linspace(0.0, 2 * np.pi, 9, endpoint=False)
@@ -81,22 +56,6 @@ def test_moves_asked_together_are_the_moves_asked_one_by_one() -> None:
     for single, batched in zip(one_by_one, together, strict=True):
         np.testing.assert_array_equal(single, batched)
     assert any(float(np.hypot(*move)) < 24.0 for move in together)  # some are blocked
-
-    def remembered(batch: bool) -> dict[bytes, list[float]]:
-        copy = state.clone()
-        copy.lookups = None
-        with copy.reading():
-            if batch:
-                furthest_translations(copy, movers, np.array(shifts))
-            else:
-                for shift in shifts:
-                    furthest_translation(copy, movers, shift)
-            memo = TranslationMemo.of(copy)
-            assert memo is not None
-            return {key: found.tolist() for key, found in memo.results.items()}
-
-    assert remembered(batch=True) == remembered(batch=False)
-    assert len(remembered(batch=True)) == 9  # the zero shift is not remembered
 
 
 def test_skills_remembered_per_loadout_are_each_miniature_s_own() -> None:
