@@ -7,20 +7,14 @@ quicker call on the small arrays a battle has).
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-from functools import cached_property
-
 import numpy as np
 
+from openwar.engine import kernels
+from openwar.engine.kernels import table_moves
 from openwar.engine.state import POSITION_DECIMALS, BoolArray, FloatArray, GameState, IntArray
 
-SWEEP_MARGIN = 1e-3  # cm around a moving group's swept bounding box
 OVERLAP_TOLERANCE = 2e-6  # covers rounding touching bases to POSITION_DECIMALS (<= 1.42e-6)
 GAP_TABLE = "engine.gap_table"  # (Lookups.memo) the last table of gaps, with its positions
-TRANSLATION_MEMO = "engine.translations"  # key of the TranslationMemo (Lookups.memo, scratch)
-TRANSLATION_MEMO_LIMIT = 4096  # moves remembered before the memo starts afresh
-LANE_MARGIN = 1e-2  # cm around a remembered move's lane: any change nearer forgets the move
 
 
 def dot2(a: FloatArray, b: FloatArray) -> FloatArray:
@@ -32,13 +26,10 @@ def dot2(a: FloatArray, b: FloatArray) -> FloatArray:
 
 
 def gaps(a_xy: FloatArray, a_r: FloatArray, b_xy: FloatArray, b_r: FloatArray) -> FloatArray:
-    """(n, m) edge-to-edge gaps between round bases (negative when they overlap); the offsets
-    kept as separate x and y tables (the products and sum of :func:`dot2`, on contiguous
-    rows: about twice as fast as the (n, m, 2) offsets)."""
-    dx = a_xy[:, 0:1] - b_xy[:, 0]
-    dy = a_xy[:, 1:2] - b_xy[:, 1]
-    centre = np.sqrt(dx * dx + dy * dy)
-    return np.asarray(centre - a_r[:, None] - b_r[None, :], dtype=np.float64)
+    """(n, m) edge-to-edge gaps between round bases (negative when they overlap): each the
+    square root of :func:`dot2` of the offset less both radii, in one compiled loop
+    (:func:`openwar.engine.kernels.gaps`)."""
+    return kernels.gaps(a_xy, a_r, b_xy, b_r)
 
 
 def unit_gaps(state: GameState, a: IntArray, b: IntArray) -> FloatArray:
@@ -138,335 +129,31 @@ def furthest_translation(state: GameState, movers: IntArray, shift: FloatArray) 
     line without a base crossing another base or the table edge.
 
     Exact, not sampled: for every mover and every other base, the first time the moving circle
-    touches the still one solves ``|d + t u| = r1 + r2`` (a quadratic in ``t``).
+    touches the still one solves ``|d + t u| = r1 + r2`` (a quadratic in ``t``); see
+    :func:`openwar.engine.kernels.straight_moves`.
     """
     shifts = np.asarray(shift, dtype=np.float64).reshape(1, 2)
     return np.asarray(furthest_translations(state, movers, shifts)[0], dtype=np.float64)
 
 
 def furthest_translations(state: GameState, movers: IntArray, shifts: FloatArray) -> FloatArray:
-    """:func:`furthest_translation` of each of ``shifts`` (k, 2): the moves the battle's memo
-    does not know are worked out together (the group once, every first contact in one pass)
-    and remembered; each answer is the one of its shift asked alone."""
+    """:func:`furthest_translation` of each of ``shifts`` (k, 2), all in one compiled call
+    (:func:`openwar.engine.kernels.table_moves`); each answer is the one of its shift asked
+    alone. Nothing is remembered across calls: the kernel works out a move in about the time
+    a look-up of a remembered one took."""
     shifts = np.ascontiguousarray(shifts, dtype=np.float64)
     lengths = np.hypot(shifts[:, 0], shifts[:, 1])  # the same as each shift's own np.hypot
-    moves = np.zeros_like(shifts)  # a zero shift goes nowhere
-    going = [i for i, length in enumerate(lengths.tolist()) if length != 0.0]
-    memo = TranslationMemo.of(state)
-    if memo is None:
-        unknown, keys = going, []
-    else:
-        start = movers.tobytes() + state.pos.take(movers, 0).tobytes()
-        blob = shifts.tobytes()  # each shift's 16 bytes in turn
-        keys = [start + blob[16 * i : 16 * i + 16] for i in range(len(shifts))]
-        known = [memo.results.get(keys[i]) for i in going]
-        unknown = [i for i, found in zip(going, known, strict=True) if found is None]
-        if len(unknown) < len(going):
-            moves[[i for i, found in zip(going, known, strict=True) if found is not None]] = [
-                found for found in known if found is not None
-            ]
-    if unknown and memo is None and len(movers) == 1:
-        units = shifts[unknown] / lengths[unknown][:, None]
-        moves[unknown] = _one_base_translations(state, int(movers[0]), units, lengths[unknown])
-    elif unknown:
-        # every unknown shift at once, in elementwise operations: each answer is the same
-        # arithmetic as the shift's alone
-        group = MovingGroup.of(state, movers)
-        units = shifts[unknown] / lengths[unknown][:, None]
-        limits = np.minimum(lengths[unknown], group.edge_limits(units))
-        travels = np.maximum(limits, 0.0)
-        contacts = group.first_contacts(units, group.near_paths(units * travels[:, None]))
-        found = units * np.maximum(np.minimum(limits, contacts), 0.0)[:, None]
-        moves[unknown] = found
-        if memo is not None:
-            memo.remember([keys[i] for i in unknown], found, group.lanes(units, travels))
-    return moves
-
-
-def _one_base_translations(
-    state: GameState, mover: int, units: FloatArray, lengths: FloatArray
-) -> FloatArray:
-    """(k, 2): the moves of one base ``lengths`` along each of the unit vectors ``units``
-    while the state changes (the fight and regroup moves step one miniature at a time, each
-    step against bases the last one moved): :class:`MovingGroup`'s arithmetic, number for
-    number, with the one base's own figures as plain floats and every (path, other base)
-    pair in (k, m) tables, rather than the group's tables and the near pairs gathered (a
-    dozen small array operations instead of some seventy)."""
-    x, y = state.pos[mover].tolist()
-    r = float(state.radius[mover])
-    width, depth = float(state.board["width"]), float(state.board["depth"])
-    rest = others(state, np.array([mover]))
-    rest_xy, rest_r = state.pos.take(rest, 0), state.radius.take(rest)
-    limits = np.minimum(lengths, edge_limits((width - r - x, r - x, depth - r - y, r - y), units))
-    low, high = (x - r, y - r), (x + r, y + r)
-    near = near_paths(
-        low, high, rest_box(rest_xy, rest_r), units * np.maximum(limits, 0.0)[:, None]
+    return table_moves(
+        state.pos,
+        state.radius,
+        state.alive,
+        state.deployed,
+        movers,
+        float(state.board["width"]),
+        float(state.board["depth"]),
+        shifts,
+        lengths,
     )
-    cx, cy = (low[0] + high[0]) / 2.0, (low[1] + high[1]) / 2.0  # MovingGroup.circle
-    spread = math.sqrt((x - cx) * (x - cx) + (y - cy) * (y - cy)) + r
-    ux, uy = units[:, 0:1], units[:, 1:2]
-    rest_x, rest_y = rest_xy[:, 0], rest_xy[:, 1]
-    px, py = rest_x - cx, rest_y - cy
-    near &= np.abs(py * ux - px * uy) <= spread + rest_r + SWEEP_MARGIN
-    ox, oy = x - rest_x, y - rest_y  # MovingGroup.pairs
-    reach = r + rest_r
-    b = ox * ux + oy * uy
-    disc = b * b - (ox * ox + oy * oy - reach * reach)
-    near &= (disc >= 0.0) & (b < 0.0)
-    times = np.where(near, np.maximum(-b - np.sqrt(np.maximum(disc, 0.0)), 0.0), np.inf)
-    contacts = times.min(axis=1, initial=np.inf)
-    return np.asarray(units * np.maximum(np.minimum(limits, contacts), 0.0)[:, None])
-
-
-def _in_lanes(lanes: FloatArray, places: FloatArray, reach: FloatArray) -> BoolArray:
-    """(k, p): whether each circle (``places`` (p, 2), radii ``reach``) meets each of
-    ``lanes`` (k, 6; see :meth:`MovingGroup.lanes`)."""
-    u0, u1 = lanes[:, 0:1], lanes[:, 1:2]
-    along = places[None, :, 0] * u0 + places[None, :, 1] * u1
-    across = places[None, :, 1] * u0 - places[None, :, 0] * u1
-    return np.asarray(
-        (along + reach >= lanes[:, 2:3])
-        & (along - reach <= lanes[:, 3:4])
-        & (across + reach >= lanes[:, 4:5])
-        & (across - reach <= lanes[:, 5:6])
-    )
-
-
-class TranslationMemo:
-    """Straight moves worked out while earlier states of the battle were read, kept while
-    they still hold: a move's end depends only on the movers, the shift and the other bases
-    the movers could touch on the way (bases in the strip they sweep; any other one is met
-    later, if ever), so an answer is forgotten as soon as a base appears in, leaves or moves
-    within that lane (found by comparing each state read with the last one)."""
-
-    def __init__(self) -> None:
-        self.pos: FloatArray | None = None
-        self.present: BoolArray | None = None
-        self.results: dict[bytes, FloatArray] = {}
-        self.keys: list[bytes] = []
-        self.lanes = np.empty((TRANSLATION_MEMO_LIMIT, 6))  # each key's lane, in turn
-
-    @classmethod
-    def of(cls, state: GameState) -> TranslationMemo | None:
-        """The battle's memo, brought up to date with ``state``; None unless the state is
-        only being read."""
-        if state.scratch is None:
-            return None
-        memo: TranslationMemo | None = state.scratch.get(TRANSLATION_MEMO)
-        if memo is None:
-            shared = state.lookup().memo
-            memo = shared.get(TRANSLATION_MEMO)
-            if memo is None:
-                memo = shared[TRANSLATION_MEMO] = cls()
-            memo.sync(state)
-            state.scratch[TRANSLATION_MEMO] = memo
-        return memo
-
-    def sync(self, state: GameState) -> None:
-        present = state.alive & state.deployed
-        if self.pos is None or self.present is None or self.pos.shape != state.pos.shape:
-            self.forget_all()
-        elif self.keys:
-            changed = (state.pos != self.pos).any(axis=1) | (present != self.present)
-            if changed.any():
-                self._forget_near(state, np.flatnonzero(changed))
-        self.pos, self.present = state.pos.copy(), present
-
-    def _forget_near(self, state: GameState, changed: IntArray) -> None:
-        assert self.pos is not None
-        r = state.radius[changed]
-        places = np.concatenate([self.pos[changed], state.pos[changed]])  # before and now
-        reach = np.concatenate([r, r])
-        lanes = self.lanes[: len(self.keys)]  # see MovingGroup.lanes
-        # only a lane that a circle round every changed base meets can hold one of them (the
-        # margin covers rounding): the others are left out of the base-by-base test
-        middle = (places.min(axis=0) + places.max(axis=0)) / 2.0
-        offsets = places - middle
-        spread = float((np.sqrt(dot2(offsets, offsets)) + reach).max()) + LANE_MARGIN
-        near = np.flatnonzero(_in_lanes(lanes, middle[None, :], np.array([spread])).any(axis=1))
-        hit = near[_in_lanes(lanes[near], places, reach).any(axis=1)]
-        if len(hit) == 0:
-            return
-        keys = self.keys
-        for k in hit.tolist():
-            del self.results[keys[k]]
-        kept = np.ones(len(keys), dtype=bool)
-        kept[hit] = False
-        keep = np.flatnonzero(kept)
-        self.keys = [keys[k] for k in keep.tolist()]
-        self.lanes[: len(keep)] = lanes[keep]
-
-    def forget_all(self) -> None:
-        self.results, self.keys = {}, []
-
-    def remember(self, keys: list[bytes], moves: FloatArray, lanes: FloatArray) -> None:
-        """Remember each of ``moves`` under its key, with its lane (a key asked again in
-        one batch: once)."""
-        new = {key: i for i, key in enumerate(keys) if key not in self.results}
-        if len(self.keys) + len(new) > TRANSLATION_MEMO_LIMIT:
-            self.forget_all()
-        rows = list(new.values())[:TRANSLATION_MEMO_LIMIT]
-        self.lanes[len(self.keys) : len(self.keys) + len(rows)] = lanes[rows]
-        fresh = [keys[i] for i in rows]
-        self.keys += fresh
-        self.results.update(zip(fresh, moves[rows], strict=True))
-
-
-@dataclass(frozen=True)
-class MovingGroup:
-    """Miniatures moving together and every other base on the table, with what a straight
-    move needs of them; kept in the state's scratch while the state is only read."""
-
-    xy: FloatArray
-    r: FloatArray
-    low: tuple[float, float]  # bounding box of the bases
-    high: tuple[float, float]
-    room: tuple[float, float, float, float]  # min (size - r - x), max (r - x), per axis
-    rest_xy: FloatArray
-    rest_r: FloatArray
-    rest_box: FloatArray  # the other bases' boxes, (4, n): high x, high y, -low x, -low y
-
-    @classmethod
-    def of(cls, state: GameState, movers: IntArray) -> MovingGroup:
-        if state.scratch is None:
-            return cls.build(state, movers)
-        key = ("moving", movers.tobytes())
-        group: MovingGroup | None = state.scratch.get(key)
-        if group is None:
-            group = state.scratch[key] = cls.build(state, movers)
-        return group
-
-    @classmethod
-    def build(cls, state: GameState, movers: IntArray) -> MovingGroup:
-        xy, r = state.pos.take(movers, 0), state.radius.take(movers)
-        rest = others(state, movers)
-        size = np.array([state.board["width"], state.board["depth"]], dtype=np.float64)
-        reach = r[:, None]
-        far = (size - reach - xy).min(axis=0).tolist()
-        back = (reach - xy).max(axis=0).tolist()
-        low = (xy - reach).min(axis=0).tolist()
-        high = (xy + reach).max(axis=0).tolist()
-        rest_xy, rest_r = state.pos.take(rest, 0), state.radius.take(rest)
-        return cls(
-            xy,
-            r,
-            (low[0], low[1]),
-            (high[0], high[1]),
-            (far[0], back[0], far[1], back[1]),
-            rest_xy,
-            rest_r,
-            rest_box(rest_xy, rest_r),
-        )
-
-    @cached_property
-    def pairs(self) -> tuple[FloatArray, FloatArray, FloatArray]:
-        """Each base's offset from every other base, x and y, (n, m) each, and the square of
-        their centre distance less the square of their touching distance, (n, m): what the
-        first contact of any straight move of the group needs (taken for the bases near its
-        path)."""
-        dx = self.xy[:, 0:1] - self.rest_xy[:, 0]  # as in gaps: contiguous x and y tables
-        dy = self.xy[:, 1:2] - self.rest_xy[:, 1]
-        reach = self.r[:, None] + self.rest_r[None, :]
-        return dx, dy, dx * dx + dy * dy - reach * reach
-
-    @cached_property
-    def circle(self) -> tuple[float, float, float]:
-        """Centre and radius of a circle holding every base of the group."""
-        middle = (np.asarray(self.low) + np.asarray(self.high)) / 2.0
-        spread = (np.sqrt(((self.xy - middle) ** 2).sum(axis=1)) + self.r).max()
-        return float(middle[0]), float(middle[1]), float(spread)
-
-    def edge_limits(self, units: FloatArray) -> FloatArray:
-        """See :func:`edge_limits`."""
-        return edge_limits(self.room, units)
-
-    def lanes(self, units: FloatArray, travels: FloatArray) -> FloatArray:
-        """(k, 6): a strip holding all the group sweeps moving each of ``travels`` along the
-        unit vectors ``units``, as (u_x, u_y, along_min, along_max, across_min, across_max),
-        with a margin: the only place where another base can stop the move (the strip of the
-        group's enclosing circle, cheaper than the bases' own and never narrower)."""
-        cx, cy, spread = self.circle
-        ux, uy = units[:, 0], units[:, 1]
-        along, across = cx * ux + cy * uy, cy * ux - cx * uy
-        reach = spread + LANE_MARGIN
-        return np.column_stack(
-            (ux, uy, along - reach, along + reach + travels, across - reach, across + reach)
-        )
-
-    def near_paths(self, steps: FloatArray) -> BoolArray:
-        """See :func:`near_paths`."""
-        return near_paths(self.low, self.high, self.rest_box, steps)
-
-    def first_contacts(self, units: FloatArray, near: BoolArray) -> FloatArray:
-        """(k,): how far the group goes along each of the unit vectors ``units`` (k, 2) before
-        a base first touches one of the other bases ``near`` (k, m) its path (inf: none; 0: a
-        base it overlaps). Worked out only for the (path, base) pairs that are near and whose
-        base is in the strip the group's enclosing circle sweeps (any other is never touched:
-        no mover comes within touching distance across the path); each time is the same sum
-        whichever paths are asked together, and the least of a set is exact."""
-        found = np.full(len(units), np.inf)
-        flat = np.flatnonzero(near)  # path by path
-        paths = flat // near.shape[1]
-        rows = flat - paths * near.shape[1]
-        cx, cy, spread = self.circle
-        ux, uy = units[:, 0].take(paths), units[:, 1].take(paths)
-        px, py = self.rest_xy[:, 0].take(rows) - cx, self.rest_xy[:, 1].take(rows) - cy
-        strip = np.flatnonzero(
-            np.abs(py * ux - px * uy) <= spread + self.rest_r.take(rows) + SWEEP_MARGIN
-        )
-        if len(strip) == 0:
-            return found
-        paths, rows = paths.take(strip), rows.take(strip)
-        dx, dy, clearances = self.pairs
-        b = dx.take(rows, 1) * ux.take(strip) + dy.take(rows, 1) * uy.take(strip)  # (n, pairs)
-        disc = b * b - clearances.take(rows, 1)
-        ahead = np.flatnonzero((disc >= 0.0) & (b < 0.0))  # the movers that touch, if any
-        if len(ahead) == 0:
-            return found
-        # -b - sqrt(disc) is negative only for overlapping bases (c < 0): sqrt(b * b) is |b|
-        # exactly in IEEE arithmetic, so a move from such an overlap starts at 0; the times
-        # are set in a table of every (mover, pair), the rest never touching (inf), so each
-        # pair's least is one reduction down the movers
-        times = np.full(b.size, np.inf)
-        times[ahead] = np.maximum(-b.ravel().take(ahead) - np.sqrt(disc.ravel().take(ahead)), 0.0)
-        per_pair = times.reshape(b.shape).min(axis=0)
-        starts = np.flatnonzero(np.concatenate(([True], paths[1:] != paths[:-1])))
-        found[paths[starts]] = np.minimum.reduceat(per_pair, starts)
-        return found
-
-
-def edge_limits(room: tuple[float, float, float, float], units: FloatArray) -> FloatArray:
-    """(k,): how far bases go along each of the unit vectors ``units`` (k, 2) before one
-    crosses the table edge, given their ``room`` (see :class:`MovingGroup`; the minimum over
-    bases of the same quotient: dividing is monotonic, so taken once per axis)."""
-    far, back = np.array(room[0::2]), np.array(room[1::2])
-    safe = np.where(units == 0.0, 1.0, units)  # no division by zero (never selected)
-    quotients = np.where(units > 1e-12, far / safe, np.where(units < -1e-12, back / safe, np.inf))
-    return np.asarray(quotients.min(axis=1), dtype=np.float64)
-
-
-def rest_box(rest_xy: FloatArray, rest_r: FloatArray) -> FloatArray:
-    """(4, m): the bounding boxes of bases as :func:`near_paths` reads them: high x, high y,
-    -low x, -low y."""
-    reach = rest_r[:, None]
-    return np.concatenate((rest_xy + reach, reach - rest_xy), axis=1).T.copy()
-
-
-def near_paths(
-    low: tuple[float, float], high: tuple[float, float], boxes: FloatArray, steps: FloatArray
-) -> BoolArray:
-    """(k, m): which other bases' bounding ``boxes`` (see :func:`rest_box`) touch the movers'
-    bounding box (``low``, ``high``) swept along each of ``steps`` (k, 2), plus a margin.
-    Leaving the rest out changes no first contact: they are met later than the step's end,
-    if ever."""
-    dx, dy = steps[:, 0], steps[:, 1]
-    swept = (
-        low[0] + np.minimum(dx, 0.0) - SWEEP_MARGIN,
-        low[1] + np.minimum(dy, 0.0) - SWEEP_MARGIN,
-        -(high[0] + np.maximum(dx, 0.0) + SWEEP_MARGIN),
-        -(high[1] + np.maximum(dy, 0.0) + SWEEP_MARGIN),
-    )
-    return np.asarray((boxes[:, None, :] >= np.array(swept)[:, :, None]).all(axis=0))
 
 
 def groups(state: GameState, members: IntArray, link: float) -> list[IntArray]:

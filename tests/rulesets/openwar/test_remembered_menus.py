@@ -11,8 +11,6 @@ import pytest
 from openwar.battles import load_setup, make_players, start
 from openwar.engine.game import apply, legal_actions, outcome
 from openwar.engine.space import (
-    MovingGroup,
-    TranslationMemo,
     furthest_translation,
     furthest_translations,
 )
@@ -38,29 +36,6 @@ def test_remembered_menus_match_fresh_ones(seed: int, players: str) -> None:
         state, _ = apply(state, action)
 
 
-def test_a_remembered_move_is_forgotten_when_a_base_enters_its_lane() -> None:
-    setup = load_setup(SAMPLES, None, 1)
-    state, _ = start(setup)
-    state.deployed[:] = True
-    state.pos[:] = np.column_stack(
-        [np.arange(len(state.pos)) * 3.0 % 90, np.full(len(state.pos), 80.0)]
-    )
-    state.pos[0] = (10.0, 10.0)
-    mover = np.array([0])
-    shift = np.array([30.0, 0.0])
-    with state.reading():
-        free = furthest_translation(state, mover, shift)
-        memo = TranslationMemo.of(state)
-        assert memo is not None and memo.results
-    np.testing.assert_allclose(free, shift)
-    state.pos[1] = (25.0, 10.5)  # now in the way
-    with state.reading():
-        blocked = furthest_translation(state, mover, shift)
-    state.scratch = None
-    assert blocked[0] < 15.0
-    np.testing.assert_array_equal(blocked, furthest_translation(state, mover, shift))
-
-
 def _scattered(seed: int) -> GameState:
     """A battle of the sample armies with every miniature set down at random (a crowded,
     irregular table for the movement caches)."""
@@ -70,32 +45,8 @@ def _scattered(seed: int) -> GameState:
     return state
 
 
-def test_a_group_s_pairs_are_those_of_the_bases_near_each_path() -> None:
-    """The offsets and clearances a moving group works out once for every other base are, for
-    the bases near a path, the very numbers worked out for those bases alone."""
-    state = _scattered(0)
-    movers = state.on_table("a1")
-    group = MovingGroup.build(state, movers)
-    dx, dy, clearances = group.pairs
-    compared = 0
-    angles = np.linspace(0.0, 2 * np.pi, 12, endpoint=False)
-    paths = group.near_paths(30.0 * np.column_stack([np.cos(angles), np.sin(angles)]))
-    for near in map(np.flatnonzero, paths):
-        compared += len(near)
-        d = group.xy[:, None, :] - group.rest_xy[near][None, :, :]
-        reach = group.r[:, None] + group.rest_r[near][None, :]
-        np.testing.assert_array_equal(dx.take(near, axis=1), d[:, :, 0])
-        np.testing.assert_array_equal(dy.take(near, axis=1), d[:, :, 1])
-        np.testing.assert_array_equal(
-            clearances.take(near, axis=1),
-            d[:, :, 0] * d[:, :, 0] + d[:, :, 1] * d[:, :, 1] - reach * reach,
-        )
-    assert compared > 0
-
-
 def test_moves_asked_together_are_the_moves_asked_one_by_one() -> None:
-    """:func:`furthest_translations` gives each shift's own answer, and leaves the memo as
-    asking for the shifts one call each does."""
+    """:func:`furthest_translations` gives each shift's own answer."""
     state = _scattered(1)
     movers = state.on_table("a1")
     angles = np.linspace(0.0, 2 * np.pi, 9, endpoint=False)
@@ -105,50 +56,6 @@ def test_moves_asked_together_are_the_moves_asked_one_by_one() -> None:
     for single, batched in zip(one_by_one, together, strict=True):
         np.testing.assert_array_equal(single, batched)
     assert any(float(np.hypot(*move)) < 24.0 for move in together)  # some are blocked
-
-    def remembered(batch: bool) -> dict[bytes, list[float]]:
-        copy = state.clone()
-        copy.lookups = None
-        with copy.reading():
-            if batch:
-                furthest_translations(copy, movers, np.array(shifts))
-            else:
-                for shift in shifts:
-                    furthest_translation(copy, movers, shift)
-            memo = TranslationMemo.of(copy)
-            assert memo is not None
-            return {key: found.tolist() for key, found in memo.results.items()}
-
-    assert remembered(batch=True) == remembered(batch=False)
-    assert len(remembered(batch=True)) == 9  # the zero shift is not remembered
-
-
-def test_one_base_moves_are_the_group_moves() -> None:
-    """A single base's moves, worked out on their own while the state changes, are to the
-    bit the moves its one-base :class:`MovingGroup` gives: on crowded tables, over every
-    direction, blocked or free, some bases off the table."""
-    rng = np.random.default_rng(0)
-    checked = blocked = 0
-    for seed in range(40):
-        state = _scattered(seed)
-        state.pos[:] = np.round(rng.uniform(-2.0, rng.choice([20.0, 60.0]), state.pos.shape), 6)
-        state.alive[:] = rng.random(len(state.alive)) < 0.9
-        for mover in rng.choice(np.flatnonzero(state.alive), 10, replace=False).tolist():
-            movers = np.array([mover])
-            shifts = rng.normal(size=(7, 2)) * rng.choice([0.5, 5.0, 30.0])
-            shifts[0] = (0.0, -shifts[0, 1])  # along an axis
-            lengths = np.hypot(shifts[:, 0], shifts[:, 1])
-            units = shifts / lengths[:, None]
-            group = MovingGroup.build(state, movers)
-            limits = np.minimum(lengths, group.edge_limits(units))
-            paths = units * np.maximum(limits, 0.0)[:, None]
-            contacts = group.first_contacts(units, group.near_paths(paths))
-            expected = units * np.maximum(np.minimum(limits, contacts), 0.0)[:, None]
-            found = furthest_translations(state, movers, shifts)
-            assert found.tobytes() == expected.tobytes()
-            checked += len(shifts)
-            blocked += int((np.hypot(found[:, 0], found[:, 1]) < lengths).sum())
-    assert blocked > checked // 4
 
 
 def test_skills_remembered_per_loadout_are_each_miniature_s_own() -> None:

@@ -7,10 +7,9 @@ miniatures one by one.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import numpy as np
 
+from openwar.engine import kernels
 from openwar.engine.errors import IllegalActionError
 from openwar.engine.events import Event
 from openwar.engine.space import (
@@ -18,7 +17,6 @@ from openwar.engine.space import (
     centroid,
     furthest_translation,
     furthest_translations,
-    gaps,
     groups,
     placement_clear,
     unit_gaps,
@@ -160,20 +158,12 @@ def _around(
 
 def _fan(u: FloatArray, travel: FloatArray) -> FloatArray:
     """(k, 7, 2): each goal's straight move ``travel`` along ``u`` (k, 2), then its turns."""
-    ux, uy = u[:, 0:1], u[:, 1:2]
-    ways_x = np.concatenate((ux, _COS * ux - _SIN * uy), axis=1)  # (k, 7): straight, turns
-    ways_y = np.concatenate((uy, _SIN * ux + _COS * uy), axis=1)
-    return np.stack((ways_x * travel[:, None], ways_y * travel[:, None]), axis=2)
+    return kernels.fans(u, travel, _COS, _SIN)
 
 
 def _pick(delta: FloatArray, moves: FloatArray, travel: FloatArray) -> FloatArray:
     """(k, 2): of each goal's fan of ``moves`` (k, 7, 2), the one :func:`_around` takes."""
-    left = _lengths(delta[:, None, :] - moves)  # (k, 7): how far each move ends from the goal
-    turn = np.argmin(left[:, 1:], axis=1) + 1  # the best turn, the first of equals
-    rows = np.arange(len(moves))
-    better = left[rows, turn] < left[:, 0] - MIN_MOVE
-    blocked = _lengths(moves[:, 0]) < BLOCKED * travel
-    return np.asarray(moves[rows, np.where(blocked & better, turn, 0)], dtype=np.float64)
+    return kernels.picks(delta, moves, travel, BLOCKED, MIN_MOVE)
 
 
 def contact(
@@ -197,11 +187,17 @@ def contacts(
     found: list[tuple[float, tuple[float, float] | None]] = []
     tries: list[tuple[int, float, FloatArray]] = []
     for k, target_id in enumerate(target_ids):
-        gap = unit_gaps(state, ours, state.on_table(target_id))
-        found.append((float(gap.min()), None))
         theirs = state.on_table(target_id)
+        gap = unit_gaps(state, ours, theirs)
+        nearest = float(gap.min())
+        found.append((nearest, None))
+        if nearest > limit:  # no pair within reach (most targets)
+            continue
+        travels, shifts = kernels.contact_tries(
+            state.pos, ours, theirs, gap, float(limit), CONTACT_TRIES
+        )
         tries += [
-            (k, travel, shift) for travel, shift in _contact_tries(state, ours, theirs, gap, limit)
+            (k, travel, shift) for travel, shift in zip(travels.tolist(), shifts, strict=True)
         ]
     if not tries:
         return found
@@ -217,34 +213,14 @@ def contacts(
     return found
 
 
-def _contact_tries(
-    state: GameState, ours: np.ndarray, theirs: np.ndarray, gap: FloatArray, limit: float
-) -> Iterator[tuple[float, FloatArray]]:
-    """The moves that bring the closest pairs of miniatures (``gap`` apart) into contact,
-    closest first (at most :data:`CONTACT_TRIES`, none farther than ``limit``): how far, and
-    the shift."""
-    if float(gap.min()) > limit:
-        return
-    for flat in np.argsort(gap, axis=None, kind="stable")[:CONTACT_TRIES]:
-        i, j = divmod(int(flat), gap.shape[1])
-        travel = float(gap[i, j])
-        if travel > limit:
-            break
-        direction = state.pos[theirs[j]] - state.pos[ours[i]]
-        length = float(np.hypot(*direction))
-        if length != 0.0:
-            yield travel, direction / length * travel
-
-
 def within_combat_range(
     state: GameState, ours: np.ndarray, theirs: np.ndarray, shifts: FloatArray
 ) -> BoolArray:
     """Whether ``ours`` moved by each of ``shifts`` (k, 2) ends within combat range of
     ``theirs`` (every move's gaps at once, each the sum of one move alone)."""
-    moved = (state.pos[ours][None, :, :] + shifts[:, None, :]).reshape(-1, 2)
-    radii = np.tile(state.radius[ours], len(shifts))
-    apart = gaps(moved, radii, state.pos[theirs], state.radius[theirs]).reshape(len(shifts), -1)
-    return np.asarray(apart.min(axis=1) <= battle_rules().combat_range)
+    shifts = np.ascontiguousarray(shifts, dtype=np.float64)
+    nearest = kernels.nearest_after(state.pos, state.radius, ours, theirs, shifts)
+    return np.asarray(nearest <= battle_rules().combat_range)
 
 
 def fight_move(state: GameState, unit_id: str, target_id: str) -> float:

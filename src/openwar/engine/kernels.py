@@ -1,0 +1,300 @@
+"""Compiled geometry: the straight-move arithmetic of :mod:`openwar.engine.space` as numba
+loops, for the small arrays a battle has (tens of miniatures), where numpy's per-call cost
+dwarfs the arithmetic.
+
+Every result is, to the bit, the one of the numpy code this replaced (and of the plain
+Python reference in the tests): each number is the same IEEE operations in the same order.
+What keeps it so:
+
+- no ``fastmath``: LLVM may then neither reassociate nor contract a product and a sum into
+  a fused multiply-add (a test reads the machine code for that);
+- ``error_model="numpy"``: a division is the IEEE one (no Python check inserted);
+- only exact reductions (least, greatest); ties between equal numbers are settled as
+  ``np.minimum`` and ``np.maximum`` settle them (the second operand), which only shows on
+  the sign of a zero;
+- square roots only (correctly rounded everywhere); no ``hypot``, whose last bit depends on
+  the C library.
+
+Compiled on first use and kept in ``__pycache__`` beside this file (``cache=True``), so a
+fresh clone pays the compile once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numba
+import numpy as np
+
+from openwar.engine.state import BoolArray, FloatArray, IntArray
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+SWEEP_MARGIN = 1e-3  # cm around a moving group's swept bounding box
+
+
+def _compiled(function: F) -> F:
+    """``function`` compiled on first call, with IEEE arithmetic as written (see above)."""
+    return cast(F, numba.njit(cache=True, error_model="numpy")(function))
+
+
+@_compiled
+def _least(a: float, b: float) -> float:
+    """``np.minimum(a, b)``: the second of equals, NaN from either."""
+    return a if a < b or a != a else b
+
+
+@_compiled
+def _greatest(a: float, b: float) -> float:
+    """``np.maximum(a, b)``: the second of equals, NaN from either."""
+    return a if a > b or a != a else b
+
+
+@_compiled
+def straight_moves(
+    xy: FloatArray,
+    r: FloatArray,
+    rest_xy: FloatArray,
+    rest_r: FloatArray,
+    width: float,
+    depth: float,
+    shifts: FloatArray,
+    lengths: FloatArray,
+) -> FloatArray:
+    """(k, 2): for each of ``shifts`` (k, 2) of length ``lengths`` (k,), how far bases
+    ``xy`` (n, 2) of radii ``r`` travel together along it before a base crosses the table
+    edge (``width`` by ``depth``) or touches one of the other bases ``rest_xy`` (m, 2) of
+    radii ``rest_r`` (a zero shift: nowhere).
+
+    Another base is tried only when its bounding box meets the group's bounding box swept
+    along the part of the move the table edge allows, and it lies in the strip the group's
+    enclosing circle sweeps: any other one is never touched (met later than the move's end,
+    or no mover comes within touching distance across the path). The first touch of a mover
+    and a base solves ``|d + t u| = r1 + r2``: ``-b - sqrt(b * b - c)``, which is negative
+    only for overlapping bases (a move from an overlap starts at 0).
+    """
+    n, m, k = xy.shape[0], rest_xy.shape[0], shifts.shape[0]
+    # the group's figures: room to each table edge, bounding box, enclosing circle
+    far_x = far_y = low_x = low_y = np.inf
+    back_x = back_y = high_x = high_y = -np.inf
+    for i in range(n):
+        x, y, ri = xy[i, 0], xy[i, 1], r[i]
+        far_x = _least(far_x, width - ri - x)
+        far_y = _least(far_y, depth - ri - y)
+        back_x = _greatest(back_x, ri - x)
+        back_y = _greatest(back_y, ri - y)
+        low_x = _least(low_x, x - ri)
+        low_y = _least(low_y, y - ri)
+        high_x = _greatest(high_x, x + ri)
+        high_y = _greatest(high_y, y + ri)
+    cx, cy = (low_x + high_x) / 2.0, (low_y + high_y) / 2.0
+    spread = -np.inf
+    for i in range(n):
+        ox, oy = xy[i, 0] - cx, xy[i, 1] - cy
+        spread = _greatest(spread, math.sqrt(ox * ox + oy * oy) + r[i])
+    moves = np.empty((k, 2))
+    for p in range(k):
+        if lengths[p] == 0.0:  # a zero shift goes nowhere
+            moves[p, 0] = moves[p, 1] = 0.0
+            continue
+        ux, uy = shifts[p, 0] / lengths[p], shifts[p, 1] / lengths[p]
+        # the table edge: the least quotient of the room and the unit vector, per axis
+        if ux > 1e-12:
+            edge_x = far_x / ux
+        elif ux < -1e-12:
+            edge_x = back_x / ux
+        else:
+            edge_x = np.inf
+        if uy > 1e-12:
+            edge_y = far_y / uy
+        elif uy < -1e-12:
+            edge_y = back_y / uy
+        else:
+            edge_y = np.inf
+        limit = _least(lengths[p], _least(edge_x, edge_y))
+        travel = _greatest(limit, 0.0)
+        # the group's box swept along the travel, plus the margin
+        step_x, step_y = ux * travel, uy * travel
+        swept_low_x = low_x + _least(step_x, 0.0) - SWEEP_MARGIN
+        swept_low_y = low_y + _least(step_y, 0.0) - SWEEP_MARGIN
+        swept_high_x = -(high_x + _greatest(step_x, 0.0) + SWEEP_MARGIN)
+        swept_high_y = -(high_y + _greatest(step_y, 0.0) + SWEEP_MARGIN)
+        contact = np.inf
+        for j in range(m):
+            bx, by, br = rest_xy[j, 0], rest_xy[j, 1], rest_r[j]
+            if not (
+                bx + br >= swept_low_x
+                and by + br >= swept_low_y
+                and br - bx >= swept_high_x
+                and br - by >= swept_high_y
+            ):
+                continue
+            px, py = bx - cx, by - cy
+            if not abs(py * ux - px * uy) <= spread + br + SWEEP_MARGIN:
+                continue
+            for i in range(n):
+                dx, dy = xy[i, 0] - bx, xy[i, 1] - by
+                reach = r[i] + br
+                b = dx * ux + dy * uy
+                disc = b * b - (dx * dx + dy * dy - reach * reach)
+                if disc >= 0.0 and b < 0.0:
+                    contact = _least(contact, _greatest(-b - math.sqrt(disc), 0.0))
+        found = _greatest(_least(limit, contact), 0.0)
+        moves[p, 0], moves[p, 1] = ux * found, uy * found
+    return moves
+
+
+@_compiled
+def table_moves(
+    pos: FloatArray,
+    radius: FloatArray,
+    alive: BoolArray,
+    deployed: BoolArray,
+    movers: IntArray,
+    width: float,
+    depth: float,
+    shifts: FloatArray,
+    lengths: FloatArray,
+) -> FloatArray:
+    """:func:`straight_moves` of the miniatures ``movers`` among every miniature (``pos``,
+    ``radius``) against the others on the table (``alive`` and ``deployed``), gathered here
+    rather than by numpy calls around the kernel."""
+    n, total = movers.shape[0], pos.shape[0]
+    rest = np.empty(total, dtype=np.bool_)
+    for b in range(total):
+        rest[b] = alive[b] and deployed[b]
+    xy, r = np.empty((n, 2)), np.empty(n)
+    for i in range(n):
+        mover = movers[i]
+        xy[i, 0], xy[i, 1], r[i] = pos[mover, 0], pos[mover, 1], radius[mover]
+        rest[mover] = False
+    m = 0
+    for b in range(total):
+        m += rest[b]
+    rest_xy, rest_r = np.empty((m, 2)), np.empty(m)
+    j = 0
+    for b in range(total):
+        if rest[b]:
+            rest_xy[j, 0], rest_xy[j, 1], rest_r[j] = pos[b, 0], pos[b, 1], radius[b]
+            j += 1
+    return straight_moves(xy, r, rest_xy, rest_r, width, depth, shifts, lengths)
+
+
+@_compiled
+def gaps(a_xy: FloatArray, a_r: FloatArray, b_xy: FloatArray, b_r: FloatArray) -> FloatArray:
+    """(n, m) edge-to-edge gaps between round bases ``a`` and ``b``: the centre distance, the
+    square root of the sum of the squared offsets, less each radius in turn."""
+    n, m = a_xy.shape[0], b_xy.shape[0]
+    found = np.empty((n, m))
+    for i in range(n):
+        x, y, ri = a_xy[i, 0], a_xy[i, 1], a_r[i]
+        for j in range(m):
+            dx, dy = x - b_xy[j, 0], y - b_xy[j, 1]
+            found[i, j] = math.sqrt(dx * dx + dy * dy) - ri - b_r[j]
+    return found
+
+
+@_compiled
+def fans(u: FloatArray, travel: FloatArray, cos: FloatArray, sin: FloatArray) -> FloatArray:
+    """(k, 1 + t, 2): each of the moves ``travel`` (k,) along the unit vectors ``u`` (k, 2),
+    then the same move turned by each of the t angles of cosines ``cos`` and sines ``sin``."""
+    k, t = u.shape[0], cos.shape[0]
+    found = np.empty((k, 1 + t, 2))
+    for p in range(k):
+        ux, uy, far = u[p, 0], u[p, 1], travel[p]
+        found[p, 0, 0], found[p, 0, 1] = ux * far, uy * far
+        for w in range(t):
+            found[p, 1 + w, 0] = (cos[w] * ux - sin[w] * uy) * far
+            found[p, 1 + w, 1] = (sin[w] * ux + cos[w] * uy) * far
+    return found
+
+
+@_compiled
+def picks(
+    delta: FloatArray, moves: FloatArray, travel: FloatArray, blocked: float, gain: float
+) -> FloatArray:
+    """(k, 2): of each fan of ``moves`` (k, 1 + t, 2) (the straight move ``travel`` (k,),
+    then its turns), the straight move, unless it gets less than the share ``blocked`` of
+    its way and the turn that ends nearest ``delta`` (the first of equals) ends ``gain``
+    nearer than it. Lengths are ``math.hypot``: the C library's hypot, as ``np.hypot``."""
+    k, ways = moves.shape[0], moves.shape[1]
+    found = np.empty((k, 2))
+    for p in range(k):
+        dx, dy = delta[p, 0], delta[p, 1]
+        straight = math.hypot(dx - moves[p, 0, 0], dy - moves[p, 0, 1])
+        turn, best = 1, math.hypot(dx - moves[p, 1, 0], dy - moves[p, 1, 1])
+        for w in range(2, ways):
+            left = math.hypot(dx - moves[p, w, 0], dy - moves[p, w, 1])
+            if left < best or (left != left and best == best):  # np.argmin: a NaN first
+                turn, best = w, left
+        better = best < straight - gain
+        short = math.hypot(moves[p, 0, 0], moves[p, 0, 1]) < blocked * travel[p]
+        way = turn if short and better else 0
+        found[p, 0], found[p, 1] = moves[p, way, 0], moves[p, way, 1]
+    return found
+
+
+@_compiled
+def contact_tries(
+    pos: FloatArray, ours: IntArray, theirs: IntArray, gap: FloatArray, limit: float, most: int
+) -> tuple[FloatArray, FloatArray]:
+    """The moves that bring the closest pairs of miniatures ``ours`` and ``theirs`` (``gap``
+    (n, m) apart; at ``pos``) into contact, closest first, at most ``most`` pairs and none
+    farther than ``limit``: how far (t,), and the shift (t, 2), the unit vector between the
+    centres times that far (a pair on one centre is left out).
+
+    The pairs come in the order of numpy's stable sort of the flattened gaps (by gap, then
+    by place in the table; a NaN after every number), picked one by one: only the first
+    few are wanted, and a sort takes numba seconds to compile."""
+    n, m = gap.shape[0], gap.shape[1]
+    taken = np.zeros(n * m, dtype=np.bool_)
+    travels, shifts = np.empty(most), np.empty((most, 2))
+    count = 0
+    for _ in range(min(most, n * m)):
+        best = -1
+        for flat in range(n * m):
+            if taken[flat]:
+                continue
+            value = gap[flat // m, flat % m]
+            if best < 0:
+                best = flat
+                continue
+            least = gap[best // m, best % m]
+            if value < least or (least != least and value == value):  # NaN last
+                best = flat
+        taken[best] = True
+        i, j = best // m, best % m
+        travel = gap[i, j]
+        if travel > limit:
+            break
+        dx = pos[theirs[j], 0] - pos[ours[i], 0]
+        dy = pos[theirs[j], 1] - pos[ours[i], 1]
+        length = math.hypot(dx, dy)
+        if length != 0.0:
+            travels[count] = travel
+            shifts[count, 0], shifts[count, 1] = dx / length * travel, dy / length * travel
+            count += 1
+    return travels[:count], shifts[:count]
+
+
+@_compiled
+def nearest_after(
+    pos: FloatArray, radius: FloatArray, ours: IntArray, theirs: IntArray, shifts: FloatArray
+) -> FloatArray:
+    """(k,): the least gap between the miniatures ``ours`` moved by each of ``shifts`` (k, 2)
+    and ``theirs`` (inf when either is empty): each gap the sum of :func:`gaps` on the moved
+    position, the least exact."""
+    found = np.full(shifts.shape[0], np.inf)
+    for s in range(shifts.shape[0]):
+        least = np.inf
+        for i in range(ours.shape[0]):
+            x = pos[ours[i], 0] + shifts[s, 0]
+            y = pos[ours[i], 1] + shifts[s, 1]
+            ri = radius[ours[i]]
+            for j in range(theirs.shape[0]):
+                dx, dy = x - pos[theirs[j], 0], y - pos[theirs[j], 1]
+                least = _least(least, math.sqrt(dx * dx + dy * dy) - ri - radius[theirs[j]])
+        found[s] = least
+    return found
