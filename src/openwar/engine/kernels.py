@@ -12,8 +12,10 @@ What keeps it so:
 - only exact reductions (least, greatest); ties between equal numbers are settled as
   ``np.minimum`` and ``np.maximum`` settle them (the second operand), which only shows on
   the sign of a zero;
-- square roots only (correctly rounded everywhere); no ``hypot``, whose last bit depends on
-  the C library.
+- distances as the numpy code had them: a square root of a sum of squares (correctly
+  rounded everywhere) where it used one, and ``math.hypot`` where it used ``np.hypot``
+  (numba compiles both to the C library's ``hypot``, so they agree bit for bit on one
+  machine; a test checks it).
 
 Compiled on first use and kept in ``__pycache__`` beside this file (``cache=True``), so a
 fresh clone pays the compile once.
