@@ -10,7 +10,7 @@ from openwar.battles import read_players
 
 
 def bench_simulate(
-    battles: Annotated[int, typer.Option("-n", "--battles", min=1, help="Timed battles.")] = 12,
+    battles: Annotated[int, typer.Option("-n", "--battles", min=1, help="Timed battles.")] = 40,
     players: Annotated[str, typer.Option(help="Players of A and B.")] = "simple,simple",
     seed: Annotated[int, typer.Option(min=0, help="Root seed of the battles.")] = 1,
 ) -> None:
