@@ -27,18 +27,24 @@ def bench_odds(
 def bench_battle(
     count: int = typer.Option(20, "-n", "--battles", min=1, help="Seeded battles per player."),
     players: str = typer.Option(
-        "random,simple", help="Player kinds, one row each: random, simple or random,simple."
+        "random,simple",
+        help="Player kinds, one row each (both sides): random, simple, heuristic, search or "
+        "search:N, such as random,simple.",
     ),
 ) -> None:
     """Whole OpenWar battles between the two sample armies: battles/s, actions/s, peak memory."""
-    from openwar.battles import PLAYERS
+    from openwar.battles import player_kind
     from openwar.bench.battle import run
+    from openwar.errors import OpenWarError
 
     kinds = [name.strip() for name in players.split(",") if name.strip()]
-    unknown = [name for name in kinds if name not in PLAYERS]
-    if unknown or not kinds:
+    if not kinds:
         raise typer.BadParameter(
-            f"{','.join(unknown) or players!r}: expected random, simple or random,simple",
-            param_hint="'--players'",
+            f"{players!r}: expected such as random,simple", param_hint="'--players'"
         )
+    for name in kinds:
+        try:
+            player_kind(name)
+        except OpenWarError as exc:
+            raise typer.BadParameter(str(exc), param_hint="'--players'") from None
     run(count, kinds)
