@@ -7,6 +7,7 @@ ruleset's set-up, players and summary.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -97,7 +98,7 @@ def player_kind(name: str) -> tuple[str, int | None]:
         raise OpenWarError(f"unknown player {name!r} (expected one of: {PLAYERS_HELP})")
     if not colon:
         return kind, None
-    if not budget.isdigit() or int(budget) not in SEARCH_BUDGETS:
+    if not re.fullmatch(r"[0-9]{1,3}", budget) or int(budget) not in SEARCH_BUDGETS:
         raise OpenWarError(
             f"player {name!r}: the search's budget is a whole number of rollouts from "
             f"{SEARCH_BUDGETS.start} to {SEARCH_BUDGETS.stop - 1}, such as search:6"
@@ -106,18 +107,22 @@ def player_kind(name: str) -> tuple[str, int | None]:
 
 
 def read_players(text: str) -> tuple[str, str]:
-    """``"search:6,heuristic"`` -> ("search:6", "heuristic"); one name plays both sides."""
+    """``"search:06,heuristic"`` -> ("search:6", "heuristic"), each name as
+    :func:`player_kind` reads it (so one player has one name in runs and replays); one name
+    plays both sides."""
     names = [p.strip() for p in text.split(",")]
     if len(names) == 1:
         names *= 2
     if len(names) != 2:
         raise OpenWarError(f"--players {text!r}: expected two players such as simple,random")
+    found = []
     for name in names:
         try:
-            player_kind(name)
+            kind, budget = player_kind(name)
         except OpenWarError as exc:
-            raise OpenWarError(f"--players {text!r}: {exc}") from None
-    return names[0], names[1]
+            raise OpenWarError(f"--players: {exc}") from None
+        found.append(kind if budget is None else f"{kind}:{budget}")
+    return found[0], found[1]
 
 
 def make_players(

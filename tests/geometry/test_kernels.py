@@ -4,6 +4,7 @@ each operation correctly rounded, never fused), on any machine."""
 from __future__ import annotations
 
 import math
+import platform
 import re
 from typing import Any
 
@@ -14,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from openwar.engine import kernels
 from openwar.engine.kernels import (
     _greatest,
     _least,
@@ -204,7 +206,8 @@ def test_no_fused_multiply_add_in_the_machine_code(kernel: str) -> None:
     two) only when allowed: it must not be, or a move's last bit would depend on the CPU.
     Checked on a fresh compile with the kernel's options (cached code keeps no assembly),
     for this machine's CPU."""
-    if "+fma" not in llvmlite.binding.get_host_cpu_features().flatten():
+    x86 = platform.machine().lower() in ("x86_64", "amd64", "i386", "i686")
+    if x86 and "+fma" not in llvmlite.binding.get_host_cpu_features().flatten():
         pytest.skip("this CPU has no FMA: nothing could have been fused")
     xy, ones, index = np.zeros((1, 2)), np.ones(1), np.zeros(1, dtype=np.int64)
     dispatcher, args = {
@@ -228,8 +231,8 @@ def test_no_fused_multiply_add_in_the_machine_code(kernel: str) -> None:
     fresh = numba.njit(**options)(untyped.py_func)  # the kernel's own compile options
     fresh(*args)
     asm = "\n".join(fresh.inspect_asm(sig) for sig in fresh.signatures)
-    assert re.search(r"\bv?mulsd\b", asm)  # the products are there, as products
-    found = re.findall(r"\bv?f(?:n)?m(?:add|sub)\w*", asm)
+    assert re.search(r"\bv?mulsd\b|\bfmul\b", asm)  # the products are there, as products
+    found = re.findall(r"\bv?f(?:n)?m(?:add|sub)\w*|\bfml[as]\b", asm)  # x86, then ARM
     assert not found, found
 
 
@@ -398,3 +401,26 @@ def test_contact_tries_come_in_numpy_s_stable_order() -> None:
         expected = _numpy_contact_tries(pos, ours, theirs, gap, np.inf, most)
         assert repr(travels.tolist()) == repr([travel for travel, _ in expected])
         assert shifts.tobytes() == np.array([s for _, s in expected]).reshape(-1, 2).tobytes()
+
+
+def test_kernels_compile_without_a_disk_cache_where_nothing_can_be_written(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """numba refuses ``cache=True`` when it finds no writable place for the cache (a
+    read-only install, no writable home): the kernels then compile in memory instead."""
+    real = numba.njit
+
+    def njit(**options: Any) -> Any:
+        if options.get("cache"):
+            raise RuntimeError("cannot cache function 'twice': no locator available for file")
+        return real(**options)
+
+    monkeypatch.setattr(numba, "njit", njit)
+
+    def twice(x: float) -> float:
+        return 2.0 * x
+
+    compiled: Any = kernels._compiled(twice)
+    assert compiled(1.5) == 3.0
+    assert not compiled.targetoptions.get("cache")
+    assert compiled.targetoptions["error_model"] == "numpy"

@@ -27,8 +27,9 @@ def test_gaps_are_centre_distances_less_both_radii() -> None:
 
 
 def test_gaps_are_dot2_of_the_offsets_to_the_bit() -> None:
-    """The gaps' separate x and y offset tables give the very numbers of :func:`dot2` on the
-    (n, m, 2) offsets, whatever the scale or memory layout of the positions."""
+    """The gaps (each offset's squared x plus squared y, then the root) are the very numbers
+    of :func:`dot2` on the (n, m, 2) offsets, whatever the scale or memory layout of the
+    positions."""
     rng = np.random.default_rng(7)
     for scale, decimals in [(1e-3, 7), (1.0, 6), (120.0, 6), (1e6, 0)]:
         points = np.round(rng.uniform(-scale, scale, size=(60, 2)), decimals)

@@ -90,7 +90,7 @@ def test_resume_completes_an_interrupted_run_with_identical_summary(
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["-n", "2", "--players", "chess"], "--players 'chess'"),
+        (["-n", "2", "--players", "chess"], "--players: unknown player 'chess'"),
         (["-n", "2", "--players", "search:0,random"], "budget is a whole number of rollouts"),
         (["-n", "0"], "'-n'"),
         (["--workers", "0", "-n", "2"], "--workers"),

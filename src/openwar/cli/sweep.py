@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from openwar.battles import read_players
+from openwar.battles import PLAYERS_HELP, read_players
 from openwar.sim.executors import make_executor
 from openwar.sim.plan import SIDES, ArmyFile, SimulationPlan, read_battleplan
 from openwar.sim.sweep import SweepPoint, even_points, parse_values, play_sweep
@@ -25,7 +25,9 @@ def sweep_command(
     size: Annotated[str, typer.Option(help="Sizes: START:STOP:STEP or A,B,C.")],
     side: Annotated[str, typer.Option(help="Army holding the unit: A or B.")] = "A",
     battles: Annotated[int, typer.Option("-n", "--battles", min=1, help="Battles per size.")] = 100,
-    players: Annotated[str, typer.Option(help="Players of A and B.")] = "simple,simple",
+    players: Annotated[
+        str, typer.Option(help=f"Players of A and B: {PLAYERS_HELP}.")
+    ] = "simple,simple",
     battleplan: Annotated[Path | None, typer.Option(help="One battleplan JSON for all.")] = None,
     seed: Annotated[int, typer.Option(min=0, help="Root seed (the same battles per size).")] = 1,
     workers: Annotated[int | None, typer.Option(min=1, help="Local processes.")] = None,

@@ -18,7 +18,9 @@ What keeps it so:
   machine; a test checks it).
 
 Compiled on first use and kept in ``__pycache__`` beside this file (``cache=True``), so a
-fresh clone pays the compile once.
+fresh clone pays the compile once. ``NUMBA_DISABLE_JIT=1`` (debugging) runs these loops as
+plain Python, whose ``math.hypot`` is CPython's own and not the C library's: battles may
+then differ in a last bit.
 """
 
 from __future__ import annotations
@@ -38,8 +40,13 @@ SWEEP_MARGIN = 1e-3  # cm around a moving group's swept bounding box
 
 
 def _compiled(function: F) -> F:
-    """``function`` compiled on first call, with IEEE arithmetic as written (see above)."""
-    return cast(F, numba.njit(cache=True, error_model="numpy")(function))
+    """``function`` compiled on first call, with IEEE arithmetic as written (see above); kept
+    on disk when numba finds somewhere to write (a read-only install with no writable cache
+    directory compiles in every process instead of failing)."""
+    try:
+        return cast(F, numba.njit(cache=True, error_model="numpy")(function))
+    except RuntimeError:  # numba: "cannot cache function ...: no locator available"
+        return cast(F, numba.njit(error_model="numpy")(function))
 
 
 @_compiled

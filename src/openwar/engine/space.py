@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy as np
 
 from openwar.engine import kernels
-from openwar.engine.kernels import table_moves
 from openwar.engine.state import POSITION_DECIMALS, BoolArray, FloatArray, GameState, IntArray
 
 OVERLAP_TOLERANCE = 2e-6  # covers rounding touching bases to POSITION_DECIMALS (<= 1.42e-6)
@@ -143,7 +142,7 @@ def furthest_translations(state: GameState, movers: IntArray, shifts: FloatArray
     a look-up of a remembered one took."""
     shifts = np.ascontiguousarray(shifts, dtype=np.float64)
     lengths = np.hypot(shifts[:, 0], shifts[:, 1])  # the same as each shift's own np.hypot
-    return table_moves(
+    return kernels.table_moves(
         state.pos,
         state.radius,
         state.alive,
