@@ -110,8 +110,8 @@ def _players(text: str) -> tuple[str, str]:
     try:
         return read_players(text)
     except OpenWarError as exc:
-        raise typer.BadParameter(str(exc).removeprefix(f"--players {text!r}: "),
-                                 param_hint="'--players'") from None  # fmt: skip
+        reason = str(exc).removeprefix("--players: ").removeprefix(f"--players {text!r}: ")
+        raise typer.BadParameter(reason, param_hint="'--players'") from None
 
 
 def _read_plan(path: Path) -> dict[str, Any]:
