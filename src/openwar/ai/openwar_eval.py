@@ -23,7 +23,7 @@ from openwar.engine.state import FloatArray, GameState, IntArray, UnitState
 from openwar.rulesets.openwar import fight, orders, victory
 from openwar.rulesets.openwar.board import territory
 from openwar.rulesets.openwar.menu import unit_orders
-from openwar.rulesets.openwar.odds import OpenWarAttack, attack_odds
+from openwar.rulesets.openwar.odds import OpenWarAttack, slain_and_presence
 from openwar.rulesets.openwar.rules import battle_rules
 from openwar.rulesets.openwar.shooting import shooters
 
@@ -119,9 +119,8 @@ def current_loss(state: GameState, unit: UnitState) -> float:
 @lru_cache(maxsize=8192)
 def _odds(profile: OpenWarAttack) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """P(k slain) and P(Presence roll wins | k slain), for k = 0..target size."""
-    result = attack_odds(profile)
-    by_slain = result.extras["presence"]["by_slain"]
-    slain = tuple(float(p) for p in result.slain)
+    slain_pmf, by_slain, _ = slain_and_presence(profile)
+    slain = tuple(float(p) for p in slain_pmf)
     return slain, tuple(0.0 if p is None else float(p) for p in by_slain)
 
 
