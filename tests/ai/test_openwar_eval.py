@@ -10,6 +10,7 @@ import pytest
 from openwar.ai.heuristic import HeuristicPlayer
 from openwar.ai.openwar_eval import (
     EVALUATION,
+    _armed,
     control_margins,
     control_spread,
     forecast,
@@ -23,7 +24,7 @@ from openwar.ai.openwar_eval import (
 )
 from openwar.battles import load_setup, start
 from openwar.engine.game import apply, legal_actions, outcome
-from openwar.rulesets.openwar import victory
+from openwar.rulesets.openwar import fight, victory
 
 from .test_players import _deployed, charge_position
 
@@ -150,3 +151,23 @@ def test_a_forecast_is_remembered_only_while_the_state_is_read() -> None:
         assert forecast(state, "a1", "b1", 4, ranged=False, charged=True) != first
     state.unit("b1").tokens["shaken"] = 1  # a changed state is worked out afresh
     assert forecast(state, "a1", "b1", 5, ranged=False, charged=True) != first
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_armed_miniatures_are_those_with_a_weapon_of_the_kind(seed: int) -> None:
+    """The armed miniatures a forecast counts (gathered by loadout) are those whose weapons of
+    the kind are not all gone: with none, some and every miniature having thrown."""
+    state, _ = start(load_setup(SAMPLES, None, seed))
+    for step in range(40):
+        if outcome(state) is not None:
+            break
+        for unit in state.units:
+            members = state.on_table(unit.id).tolist()
+            for thrown in ([], members[::2], members):
+                unit.flags["thrown"] = thrown
+                for ranged in (False, True):
+                    expected = tuple(m for m in members if fight.weapons(state, m, ranged=ranged))
+                    assert _armed(state, unit.id, ranged=ranged) == expected
+            unit.flags.pop("thrown")
+        menu = legal_actions(state)
+        state = apply(state, menu[step % len(menu)])[0]

@@ -9,8 +9,8 @@ against each charge and fight.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, fields
+from functools import cached_property, lru_cache
 
 import numpy as np
 from shapely.geometry import Point, Polygon
@@ -52,6 +52,15 @@ class Weights:
     invasion_far: float = 0.4  # the other one (it counts only with the first: a win at once)
     control_spread: float = 4.0  # miniatures: a margin this big holds an objective ~76% surely
     control_growth: float = 8.0  # the spread's growth per end of round still to come
+
+    @cached_property
+    def _hash(self) -> int:
+        return hash(tuple(getattr(self, f.name) for f in fields(self)))
+
+    def __hash__(self) -> int:
+        """The hash dataclasses would give (of the fields' tuple), worked out once: weights
+        are part of every remembered evaluation's key."""
+        return self._hash
 
 
 WEIGHTS = Weights()
@@ -181,7 +190,19 @@ def _armed(state: GameState, unit_id: str, *, ranged: bool) -> tuple[int, ...]:
 
     def armed() -> tuple[int, ...]:
         members = state.on_table(unit_id).tolist()
-        return tuple(m for m in members if fight.weapons(state, m, ranged=ranged))
+        thrown = state.unit(unit_id).flags.get("thrown", [])
+        kinds: dict[int, tuple[bool, bool]] = {}  # by loadout: a weapon of the kind, a kept one
+        found = []
+        for mini, gear in zip(members, state.loadout[members].tolist(), strict=True):
+            kind = kinds.get(gear)
+            if kind is None:
+                ours = [
+                    lost for weapon, lost in fight.armoury(state, mini) if weapon.ranged == ranged
+                ]
+                kind = kinds[gear] = (bool(ours), not all(ours))
+            if kind[1] or (kind[0] and mini not in thrown):  # fight.weapons(...) is not empty
+                found.append(mini)
+        return tuple(found)
 
     return state.remembered(("openwar.armed", unit_id, ranged), armed)
 
@@ -229,13 +250,20 @@ def value_of(
     size, shaken = state.size(target_id), enemy.tokens.get("shaken", 0)
     worth = unit_worth(state, enemy, w)
     before = loss(state, enemy, size, shaken, w, worth)
+    rout, full = battle_rules().rout_shaken, max(initial_size(state, enemy.id), 1)
+
+    def lost(left: int, tokens: int) -> float:  # loss(state, enemy, left, tokens, w, worth)
+        if left <= 0 or tokens >= rout:
+            return worth
+        return worth * (w.material * (1.0 - left / full) + w.shaken * min(tokens, rout) / rout)
+
     expected = slain = beaten = 0.0
     for k, p in enumerate(slain_pmf):
         if p <= 0.0:
             continue
         b = beats[k] if k < size else 0.0
-        after = b * loss(state, enemy, size - k, shaken + 1, w, worth)
-        after += (1.0 - b) * loss(state, enemy, size - k, shaken, w, worth)
+        after = b * lost(size - k, shaken + 1)
+        after += (1.0 - b) * lost(size - k, shaken)
         expected += p * after
         slain += p * k
         beaten += p * b
