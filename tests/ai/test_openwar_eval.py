@@ -11,20 +11,25 @@ from openwar.ai.heuristic import HeuristicPlayer
 from openwar.ai.openwar_eval import (
     EVALUATION,
     _armed,
+    _carried,
     control_margins,
     control_spread,
     forecast,
     hold_chance,
     holders,
+    live_points,
     objective_value,
     objective_worths,
     rounds_to_score,
     stake,
+    state_sides,
     unit_worth,
 )
 from openwar.battles import load_setup, start
 from openwar.engine.game import apply, legal_actions, outcome
+from openwar.engine.state import FloatArray, GameState, IntArray
 from openwar.rulesets.openwar import fight, victory
+from openwar.rulesets.openwar.rules import battle_rules
 
 from .test_players import _deployed, charge_position
 
@@ -169,5 +174,58 @@ def test_armed_miniatures_are_those_with_a_weapon_of_the_kind(seed: int) -> None
                     expected = tuple(m for m in members if fight.weapons(state, m, ranged=ranged))
                     assert _armed(state, unit.id, ranged=ranged) == expected
             unit.flags.pop("thrown")
+        menu = legal_actions(state)
+        state = apply(state, menu[step % len(menu)])[0]
+
+
+def control_margins_as_written(
+    state: GameState,
+    side: int,
+    moved: IntArray | None = None,
+    xy: FloatArray | None = None,
+    thinned: tuple[str, float] | None = None,
+) -> list[float]:
+    """:func:`control_margins` as it summed every objective's weights before it counted."""
+    points = live_points(state)
+    if not points:
+        return []
+    pos = state.pos
+    if moved is not None and xy is not None:
+        pos = pos.copy()
+        pos[moved] = xy
+        points = _carried(state, points, pos)
+    live = state.alive & state.deployed
+    sides = state_sides(state)
+    control = float(state.board.get("control_range", battle_rules().objective_range))
+    weight = live.astype(np.float64)
+    if thinned is not None:
+        weight[state.unit_of == state.unit_index(thinned[0])] *= thinned[1]
+    offsets = pos[None, :, :] - np.asarray([point for _, point in points])[:, None, :]
+    within = np.hypot(offsets[:, :, 0], offsets[:, :, 1]) - state.radius <= control
+    ours = sides == side
+    return [float(weight[near & ours].sum()) - float(weight[near & ~ours].sum()) for near in within]
+
+
+@pytest.mark.parametrize("seed", [0, 5])
+def test_control_margins_count_what_the_weights_summed(seed: int) -> None:
+    """Margins counted (no unit thinned) are the sums of the weights, to the bit, with a unit
+    moved and thinned or not, read or not, along a battle of the sample armies."""
+    state, _ = start(load_setup(SAMPLES, None, seed))
+    for step in range(60):
+        if outcome(state) is not None:
+            break
+        fresh = live_points(state)
+        with state.reading():
+            assert live_points(state) == live_points(state) == fresh  # remembered while read
+        for unit in state.units:
+            members = state.on_table(unit.id)
+            xy = state.pos[members] + np.asarray([3.25, -7.5])
+            for side in (0, 1):
+                for args in ((None, None), (members, xy)):
+                    for thinned in (None, (unit.id, 0.37)):
+                        expected = control_margins_as_written(state, side, *args, thinned)
+                        assert control_margins(state, side, *args, thinned) == expected
+                        with state.reading():
+                            assert control_margins(state, side, *args, thinned) == expected
         menu = legal_actions(state)
         state = apply(state, menu[step % len(menu)])[0]

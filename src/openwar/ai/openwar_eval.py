@@ -386,7 +386,12 @@ def stake(state: GameState, w: Weights = WEIGHTS) -> float:
 
 def live_points(state: GameState) -> list[tuple[int, tuple[float, float]]]:
     """(number, position) of the objectives in play; a carried Arcane Prize is where its
-    carrier stands now (the rules move the marker at the end of the round, OW-V5)."""
+    carrier stands now (the rules move the marker at the end of the round, OW-V5; remembered
+    while the state is only read)."""
+    return list(state.remembered("openwar.live_points", lambda: _live_points(state)))
+
+
+def _live_points(state: GameState) -> list[tuple[int, tuple[float, float]]]:
     found = victory.live_objectives(state)
     carrier = state.extra.get("carrier")
     prize = victory.victory_name(state) == victory.PRIZE
@@ -444,14 +449,16 @@ def control_margins(
         pos[moved] = xy
         points = _carried(state, points, pos)
     live = state.alive & state.deployed
-    sides = state_sides(state)
     control = float(state.board.get("control_range", battle_rules().objective_range))
-    weight = live.astype(np.float64)
-    if thinned is not None:
-        weight[state.unit_of == state.unit_index(thinned[0])] *= thinned[1]
     offsets = pos[None, :, :] - np.asarray([point for _, point in points])[:, None, :]
     within = np.hypot(offsets[:, :, 0], offsets[:, :, 1]) - state.radius <= control
-    ours = sides == side
+    ours = state.lookup().side_of == side  # state_sides(state) == side
+    if thinned is None:  # each weight 1 or 0: the sums are the counts, exact in any order
+        counts = np.count_nonzero(within & (live & ours), axis=1).tolist()
+        others = np.count_nonzero(within & (live & ~ours), axis=1).tolist()
+        return [float(a) - float(b) for a, b in zip(counts, others, strict=True)]
+    weight = live.astype(np.float64)
+    weight[state.unit_of == state.unit_index(thinned[0])] *= thinned[1]
     found = []
     for near in within:  # each objective's miniatures, summed in the same order
         mine = float(weight[near & ours].sum())
