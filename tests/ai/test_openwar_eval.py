@@ -20,6 +20,7 @@ from openwar.ai.openwar_eval import (
     live_points,
     objective_value,
     objective_worths,
+    pressure,
     rounds_to_score,
     stake,
     state_sides,
@@ -168,6 +169,7 @@ def test_armed_miniatures_are_those_with_a_weapon_of_the_kind(seed: int) -> None
             break
         for unit in state.units:
             members = state.on_table(unit.id).tolist()
+            thrown: list[int]
             for thrown in ([], members[::2], members):
                 unit.flags["thrown"] = thrown
                 for ranged in (False, True):
@@ -221,11 +223,36 @@ def test_control_margins_count_what_the_weights_summed(seed: int) -> None:
             members = state.on_table(unit.id)
             xy = state.pos[members] + np.asarray([3.25, -7.5])
             for side in (0, 1):
-                for args in ((None, None), (members, xy)):
+                for moved in (None, members):
+                    where = None if moved is None else xy
                     for thinned in (None, (unit.id, 0.37)):
-                        expected = control_margins_as_written(state, side, *args, thinned)
-                        assert control_margins(state, side, *args, thinned) == expected
+                        expected = control_margins_as_written(state, side, moved, where, thinned)
+                        assert control_margins(state, side, moved, where, thinned) == expected
                         with state.reading():
-                            assert control_margins(state, side, *args, thinned) == expected
+                            found = control_margins(state, side, moved, where, thinned)
+                            assert found == expected
+        menu = legal_actions(state)
+        state = apply(state, menu[step % len(menu)])[0]
+
+
+def test_pressures_remembered_by_reach_are_the_pressures_worked_out_afresh() -> None:
+    """Each unit's pressure at many places, asked while the state is read (enemies, threats
+    and chances remembered by the reach a gap falls within), is the one worked out afresh."""
+    state, _ = start(load_setup(SAMPLES, None, 2))
+    for step in range(30):
+        if outcome(state) is not None:
+            break
+        for unit in state.units:
+            here = state.pos[state.on_table(unit.id)]
+            if len(here) == 0:  # pressure is asked of units on the table
+                continue
+            places = [
+                here + np.asarray([dx, dy]) for dx in (-20.0, 0.0, 9.5) for dy in (-30, 0, 25)
+            ]
+            afresh = [pressure(state, unit, xy, armor_bonus=b) for xy in places for b in (0, 1)]
+            with state.reading():
+                read = [pressure(state, unit, xy, armor_bonus=b) for xy in places for b in (0, 1)]
+                again = [pressure(state, unit, xy, armor_bonus=b) for xy in places for b in (0, 1)]
+            assert read == again == afresh
         menu = legal_actions(state)
         state = apply(state, menu[step % len(menu)])[0]

@@ -322,20 +322,49 @@ def _pressure(
 ) -> float:
     members = state.on_table(unit.id)
     own_charge, own_shoot = reach(state, unit)
-    enemies = [e for e in state.side_units(1 - unit.side) if len(state.on_table(e.id))]
+    enemies, starts, rest_xy, rest_r = _enemy_table(state, 1 - unit.side)
     if not enemies:
         return 0.0
     # every enemy's gap in one table: each gap is the same sum, each enemy's least exact
-    theirs = [state.on_table(enemy.id) for enemy in enemies]
-    starts = np.cumsum([0] + [len(t) for t in theirs[:-1]])
-    rest = np.concatenate(theirs)
-    table = gaps(xy, state.radius[members], state.pos[rest], state.radius[rest])
+    table = gaps(xy, state.radius[members], rest_xy, rest_r)
     nearest = np.minimum.reduceat(table.min(axis=0), starts).tolist()
+    # an enemy's threat and our chance against it depend on the gap only through the reach
+    # it falls within: each worked out once per reach while the state is read
+    parts: dict[tuple[str, str, int], float] = {}
+    if state.scratch is not None:
+        parts = state.scratch.setdefault(("openwar.pressure_parts", unit.id, armor_bonus, w), {})
     exposure = opportunity = 0.0
     for enemy, gap in zip(enemies, nearest, strict=True):
-        exposure += _threat(state, enemy, unit, gap, armor_bonus, w)
-        opportunity = max(opportunity, _chance(state, unit, enemy, gap, own_charge, own_shoot, w))
+        charge, shoot = reach(state, enemy)
+        key = ("threat", enemy.id, 0 if gap <= charge else 1 if gap <= shoot else 2)
+        threat = parts.get(key)
+        if threat is None:
+            threat = parts[key] = _threat(state, enemy, unit, gap, armor_bonus, w)
+        exposure += threat
+        key = ("chance", enemy.id, 0 if gap <= own_charge else 1 if gap <= own_shoot else 2)
+        chance = parts.get(key)
+        if chance is None:
+            chance = parts[key] = _chance(state, unit, enemy, gap, own_charge, own_shoot, w)
+        opportunity = max(opportunity, chance)
     return w.opportunity * opportunity - exposure
+
+
+def _enemy_table(
+    state: GameState, side: int
+) -> tuple[list[UnitState], IntArray, FloatArray, FloatArray]:
+    """``side``'s units on the table, where each one's miniatures start in the rest, and the
+    positions and radii of those miniatures (remembered while the state is only read)."""
+
+    def table() -> tuple[list[UnitState], IntArray, FloatArray, FloatArray]:
+        enemies = [e for e in state.side_units(side) if len(state.on_table(e.id))]
+        if not enemies:
+            return [], np.zeros(0, dtype=np.int64), np.zeros((0, 2)), np.zeros(0)
+        theirs = [state.on_table(enemy.id) for enemy in enemies]
+        starts = np.cumsum([0] + [len(t) for t in theirs[:-1]])
+        rest = np.concatenate(theirs)
+        return enemies, starts, state.pos[rest], state.radius[rest]
+
+    return state.remembered(("openwar.enemy_table", side), table)
 
 
 def _threat(
