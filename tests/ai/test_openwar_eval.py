@@ -10,20 +10,27 @@ import pytest
 from openwar.ai.heuristic import HeuristicPlayer
 from openwar.ai.openwar_eval import (
     EVALUATION,
+    _armed,
+    _carried,
     control_margins,
     control_spread,
     forecast,
     hold_chance,
     holders,
+    live_points,
     objective_value,
     objective_worths,
+    pressure,
     rounds_to_score,
     stake,
+    state_sides,
     unit_worth,
 )
 from openwar.battles import load_setup, start
 from openwar.engine.game import apply, legal_actions, outcome
-from openwar.rulesets.openwar import victory
+from openwar.engine.state import FloatArray, GameState, IntArray
+from openwar.rulesets.openwar import fight, victory
+from openwar.rulesets.openwar.rules import battle_rules
 
 from .test_players import _deployed, charge_position
 
@@ -150,3 +157,102 @@ def test_a_forecast_is_remembered_only_while_the_state_is_read() -> None:
         assert forecast(state, "a1", "b1", 4, ranged=False, charged=True) != first
     state.unit("b1").tokens["shaken"] = 1  # a changed state is worked out afresh
     assert forecast(state, "a1", "b1", 5, ranged=False, charged=True) != first
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_armed_miniatures_are_those_with_a_weapon_of_the_kind(seed: int) -> None:
+    """The armed miniatures a forecast counts (gathered by loadout) are those whose weapons of
+    the kind are not all gone: with none, some and every miniature having thrown."""
+    state, _ = start(load_setup(SAMPLES, None, seed))
+    for step in range(40):
+        if outcome(state) is not None:
+            break
+        for unit in state.units:
+            members = state.on_table(unit.id).tolist()
+            thrown: list[int]
+            for thrown in ([], members[::2], members):
+                unit.flags["thrown"] = thrown
+                for ranged in (False, True):
+                    expected = tuple(m for m in members if fight.weapons(state, m, ranged=ranged))
+                    assert _armed(state, unit.id, ranged=ranged) == expected
+            unit.flags.pop("thrown")
+        menu = legal_actions(state)
+        state = apply(state, menu[step % len(menu)])[0]
+
+
+def control_margins_as_written(
+    state: GameState,
+    side: int,
+    moved: IntArray | None = None,
+    xy: FloatArray | None = None,
+    thinned: tuple[str, float] | None = None,
+) -> list[float]:
+    """:func:`control_margins` as it summed every objective's weights before it counted."""
+    points = live_points(state)
+    if not points:
+        return []
+    pos = state.pos
+    if moved is not None and xy is not None:
+        pos = pos.copy()
+        pos[moved] = xy
+        points = _carried(state, points, pos)
+    live = state.alive & state.deployed
+    sides = state_sides(state)
+    control = float(state.board.get("control_range", battle_rules().objective_range))
+    weight = live.astype(np.float64)
+    if thinned is not None:
+        weight[state.unit_of == state.unit_index(thinned[0])] *= thinned[1]
+    offsets = pos[None, :, :] - np.asarray([point for _, point in points])[:, None, :]
+    within = np.hypot(offsets[:, :, 0], offsets[:, :, 1]) - state.radius <= control
+    ours = sides == side
+    return [float(weight[near & ours].sum()) - float(weight[near & ~ours].sum()) for near in within]
+
+
+@pytest.mark.parametrize("seed", [0, 5])
+def test_control_margins_count_what_the_weights_summed(seed: int) -> None:
+    """Margins counted (no unit thinned) are the sums of the weights, to the bit, with a unit
+    moved and thinned or not, read or not, along a battle of the sample armies."""
+    state, _ = start(load_setup(SAMPLES, None, seed))
+    for step in range(60):
+        if outcome(state) is not None:
+            break
+        fresh = live_points(state)
+        with state.reading():
+            assert live_points(state) == live_points(state) == fresh  # remembered while read
+        for unit in state.units:
+            members = state.on_table(unit.id)
+            xy = state.pos[members] + np.asarray([3.25, -7.5])
+            for side in (0, 1):
+                for moved in (None, members):
+                    where = None if moved is None else xy
+                    for thinned in (None, (unit.id, 0.37)):
+                        expected = control_margins_as_written(state, side, moved, where, thinned)
+                        assert control_margins(state, side, moved, where, thinned) == expected
+                        with state.reading():
+                            found = control_margins(state, side, moved, where, thinned)
+                            assert found == expected
+        menu = legal_actions(state)
+        state = apply(state, menu[step % len(menu)])[0]
+
+
+def test_pressures_remembered_by_reach_are_the_pressures_worked_out_afresh() -> None:
+    """Each unit's pressure at many places, asked while the state is read (enemies, threats
+    and chances remembered by the reach a gap falls within), is the one worked out afresh."""
+    state, _ = start(load_setup(SAMPLES, None, 2))
+    for step in range(30):
+        if outcome(state) is not None:
+            break
+        for unit in state.units:
+            here = state.pos[state.on_table(unit.id)]
+            if len(here) == 0:  # pressure is asked of units on the table
+                continue
+            places = [
+                here + np.asarray([dx, dy]) for dx in (-20.0, 0.0, 9.5) for dy in (-30, 0, 25)
+            ]
+            afresh = [pressure(state, unit, xy, armor_bonus=b) for xy in places for b in (0, 1)]
+            with state.reading():
+                read = [pressure(state, unit, xy, armor_bonus=b) for xy in places for b in (0, 1)]
+                again = [pressure(state, unit, xy, armor_bonus=b) for xy in places for b in (0, 1)]
+            assert read == again == afresh
+        menu = legal_actions(state)
+        state = apply(state, menu[step % len(menu)])[0]

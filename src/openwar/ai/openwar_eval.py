@@ -9,8 +9,8 @@ against each charge and fight.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, fields
+from functools import cached_property, lru_cache
 
 import numpy as np
 from shapely.geometry import Point, Polygon
@@ -23,7 +23,7 @@ from openwar.engine.state import FloatArray, GameState, IntArray, UnitState
 from openwar.rulesets.openwar import fight, orders, victory
 from openwar.rulesets.openwar.board import territory
 from openwar.rulesets.openwar.menu import unit_orders
-from openwar.rulesets.openwar.odds import OpenWarAttack, attack_odds
+from openwar.rulesets.openwar.odds import OpenWarAttack, slain_and_presence
 from openwar.rulesets.openwar.rules import battle_rules
 from openwar.rulesets.openwar.shooting import shooters
 
@@ -52,6 +52,15 @@ class Weights:
     invasion_far: float = 0.4  # the other one (it counts only with the first: a win at once)
     control_spread: float = 4.0  # miniatures: a margin this big holds an objective ~76% surely
     control_growth: float = 8.0  # the spread's growth per end of round still to come
+
+    @cached_property
+    def _hash(self) -> int:
+        return hash(tuple(getattr(self, f.name) for f in fields(self)))
+
+    def __hash__(self) -> int:
+        """The hash dataclasses would give (of the fields' tuple), worked out once: weights
+        are part of every remembered evaluation's key."""
+        return self._hash
 
 
 WEIGHTS = Weights()
@@ -119,9 +128,8 @@ def current_loss(state: GameState, unit: UnitState) -> float:
 @lru_cache(maxsize=8192)
 def _odds(profile: OpenWarAttack) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """P(k slain) and P(Presence roll wins | k slain), for k = 0..target size."""
-    result = attack_odds(profile)
-    by_slain = result.extras["presence"]["by_slain"]
-    slain = tuple(float(p) for p in result.slain)
+    slain_pmf, by_slain, _ = slain_and_presence(profile)
+    slain = tuple(float(p) for p in slain_pmf)
     return slain, tuple(0.0 if p is None else float(p) for p in by_slain)
 
 
@@ -182,7 +190,19 @@ def _armed(state: GameState, unit_id: str, *, ranged: bool) -> tuple[int, ...]:
 
     def armed() -> tuple[int, ...]:
         members = state.on_table(unit_id).tolist()
-        return tuple(m for m in members if fight.weapons(state, m, ranged=ranged))
+        thrown = state.unit(unit_id).flags.get("thrown", [])
+        kinds: dict[int, tuple[bool, bool]] = {}  # by loadout: a weapon of the kind, a kept one
+        found = []
+        for mini, gear in zip(members, state.loadout[members].tolist(), strict=True):
+            kind = kinds.get(gear)
+            if kind is None:
+                ours = [
+                    lost for weapon, lost in fight.armoury(state, mini) if weapon.ranged == ranged
+                ]
+                kind = kinds[gear] = (bool(ours), not all(ours))
+            if kind[1] or (kind[0] and mini not in thrown):  # fight.weapons(...) is not empty
+                found.append(mini)
+        return tuple(found)
 
     return state.remembered(("openwar.armed", unit_id, ranged), armed)
 
@@ -230,13 +250,20 @@ def value_of(
     size, shaken = state.size(target_id), enemy.tokens.get("shaken", 0)
     worth = unit_worth(state, enemy, w)
     before = loss(state, enemy, size, shaken, w, worth)
+    rout, full = battle_rules().rout_shaken, max(initial_size(state, enemy.id), 1)
+
+    def lost(left: int, tokens: int) -> float:  # loss(state, enemy, left, tokens, w, worth)
+        if left <= 0 or tokens >= rout:
+            return worth
+        return worth * (w.material * (1.0 - left / full) + w.shaken * min(tokens, rout) / rout)
+
     expected = slain = beaten = 0.0
     for k, p in enumerate(slain_pmf):
         if p <= 0.0:
             continue
         b = beats[k] if k < size else 0.0
-        after = b * loss(state, enemy, size - k, shaken + 1, w, worth)
-        after += (1.0 - b) * loss(state, enemy, size - k, shaken, w, worth)
+        after = b * lost(size - k, shaken + 1)
+        after += (1.0 - b) * lost(size - k, shaken)
         expected += p * after
         slain += p * k
         beaten += p * b
@@ -295,20 +322,49 @@ def _pressure(
 ) -> float:
     members = state.on_table(unit.id)
     own_charge, own_shoot = reach(state, unit)
-    enemies = [e for e in state.side_units(1 - unit.side) if len(state.on_table(e.id))]
+    enemies, starts, rest_xy, rest_r = _enemy_table(state, 1 - unit.side)
     if not enemies:
         return 0.0
     # every enemy's gap in one table: each gap is the same sum, each enemy's least exact
-    theirs = [state.on_table(enemy.id) for enemy in enemies]
-    starts = np.cumsum([0] + [len(t) for t in theirs[:-1]])
-    rest = np.concatenate(theirs)
-    table = gaps(xy, state.radius[members], state.pos[rest], state.radius[rest])
+    table = gaps(xy, state.radius[members], rest_xy, rest_r)
     nearest = np.minimum.reduceat(table.min(axis=0), starts).tolist()
+    # an enemy's threat and our chance against it depend on the gap only through the reach
+    # it falls within: each worked out once per reach while the state is read
+    parts: dict[tuple[str, str, int], float] = {}
+    if state.scratch is not None:
+        parts = state.scratch.setdefault(("openwar.pressure_parts", unit.id, armor_bonus, w), {})
     exposure = opportunity = 0.0
     for enemy, gap in zip(enemies, nearest, strict=True):
-        exposure += _threat(state, enemy, unit, gap, armor_bonus, w)
-        opportunity = max(opportunity, _chance(state, unit, enemy, gap, own_charge, own_shoot, w))
+        charge, shoot = reach(state, enemy)
+        key = ("threat", enemy.id, 0 if gap <= charge else 1 if gap <= shoot else 2)
+        threat = parts.get(key)
+        if threat is None:
+            threat = parts[key] = _threat(state, enemy, unit, gap, armor_bonus, w)
+        exposure += threat
+        key = ("chance", enemy.id, 0 if gap <= own_charge else 1 if gap <= own_shoot else 2)
+        chance = parts.get(key)
+        if chance is None:
+            chance = parts[key] = _chance(state, unit, enemy, gap, own_charge, own_shoot, w)
+        opportunity = max(opportunity, chance)
     return w.opportunity * opportunity - exposure
+
+
+def _enemy_table(
+    state: GameState, side: int
+) -> tuple[list[UnitState], IntArray, FloatArray, FloatArray]:
+    """``side``'s units on the table, where each one's miniatures start in the rest, and the
+    positions and radii of those miniatures (remembered while the state is only read)."""
+
+    def table() -> tuple[list[UnitState], IntArray, FloatArray, FloatArray]:
+        enemies = [e for e in state.side_units(side) if len(state.on_table(e.id))]
+        if not enemies:
+            return [], np.zeros(0, dtype=np.int64), np.zeros((0, 2)), np.zeros(0)
+        theirs = [state.on_table(enemy.id) for enemy in enemies]
+        starts = np.cumsum([0] + [len(t) for t in theirs[:-1]])
+        rest = np.concatenate(theirs)
+        return enemies, starts, state.pos[rest], state.radius[rest]
+
+    return state.remembered(("openwar.enemy_table", side), table)
 
 
 def _threat(
@@ -359,7 +415,12 @@ def stake(state: GameState, w: Weights = WEIGHTS) -> float:
 
 def live_points(state: GameState) -> list[tuple[int, tuple[float, float]]]:
     """(number, position) of the objectives in play; a carried Arcane Prize is where its
-    carrier stands now (the rules move the marker at the end of the round, OW-V5)."""
+    carrier stands now (the rules move the marker at the end of the round, OW-V5; remembered
+    while the state is only read)."""
+    return list(state.remembered("openwar.live_points", lambda: _live_points(state)))
+
+
+def _live_points(state: GameState) -> list[tuple[int, tuple[float, float]]]:
     found = victory.live_objectives(state)
     carrier = state.extra.get("carrier")
     prize = victory.victory_name(state) == victory.PRIZE
@@ -417,14 +478,16 @@ def control_margins(
         pos[moved] = xy
         points = _carried(state, points, pos)
     live = state.alive & state.deployed
-    sides = state_sides(state)
     control = float(state.board.get("control_range", battle_rules().objective_range))
-    weight = live.astype(np.float64)
-    if thinned is not None:
-        weight[state.unit_of == state.unit_index(thinned[0])] *= thinned[1]
     offsets = pos[None, :, :] - np.asarray([point for _, point in points])[:, None, :]
     within = np.hypot(offsets[:, :, 0], offsets[:, :, 1]) - state.radius <= control
-    ours = sides == side
+    ours = state.lookup().side_of == side  # state_sides(state) == side
+    if thinned is None:  # each weight 1 or 0: the sums are the counts, exact in any order
+        counts = np.count_nonzero(within & (live & ours), axis=1).tolist()
+        others = np.count_nonzero(within & (live & ~ours), axis=1).tolist()
+        return [float(a) - float(b) for a, b in zip(counts, others, strict=True)]
+    weight = live.astype(np.float64)
+    weight[state.unit_of == state.unit_index(thinned[0])] *= thinned[1]
     found = []
     for near in within:  # each objective's miniatures, summed in the same order
         mine = float(weight[near & ours].sum())

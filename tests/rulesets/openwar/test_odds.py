@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from dataclasses import asdict
 from fractions import Fraction
 from functools import cache
 from typing import Any
@@ -11,10 +12,18 @@ import icepool
 import numpy as np
 import pytest
 
-from openwar.dice.pmf import at_least, die, power
+from openwar.dice.pmf import at_least, clamp, die, power, power2d
 from openwar.errors import ProfileError
 from openwar.rulesets.openwar.montecarlo import simulate
-from openwar.rulesets.openwar.odds import OpenWarAttack, attack_odds, presence_beats, presence_tail
+from openwar.rulesets.openwar.odds import (
+    OpenWarAttack,
+    attack_odds,
+    attack_rules,
+    miniature_outcome,
+    presence_beats,
+    presence_tail,
+    wounds_and_hitters,
+)
 from rulesets.bounds import assert_distribution, assert_monte_carlo_agrees, assert_same_pmf
 from rulesets.enumeration import bind, certain, faces, fmap, pmf_array, sequence
 
@@ -267,3 +276,61 @@ def test_the_remembered_presence_tail_is_the_tail_worked_out_afresh() -> None:
     for dice in (1, 2, 3):
         np.testing.assert_array_equal(presence_tail(dice), at_least(power(die(6), dice)))
         assert presence_tail(dice) is presence_tail(dice)
+
+
+# ------------------------------------------------------------- the quicker arithmetic, to the bit
+
+
+def attack_odds_as_written(profile: OpenWarAttack) -> tuple[list[float], list[float | None], float]:
+    """The attack sequence as :func:`attack_odds` worked it out before its Presence table was
+    gathered at once and its joint pmf remembered: one ``presence_beats`` call per cell."""
+    joint = power2d(miniature_outcome(profile), profile.models)
+    shock_bonus = attack_rules().shock_bonus if profile.shock else 0
+    size = profile.target_size
+    slain_by_hitters = np.zeros((size + 1, joint.shape[1]))
+    for wounds in range(joint.shape[0]):
+        slain_by_hitters[min(wounds, size)] += joint[wounds]
+    slain = slain_by_hitters.sum(axis=1)
+    passing = np.array(
+        [
+            [presence_beats(profile, k + shock_bonus * h) for h in range(joint.shape[1])]
+            for k in range(size + 1)
+        ]
+    )
+    joint_pass = (slain_by_hitters * passing).sum(axis=1)
+    by_slain = [float(p / s) if s > 0 else None for p, s in zip(joint_pass, slain, strict=True)]
+    return clamp(slain, size).tolist(), by_slain, float(joint_pass.sum())
+
+
+BIT_SWEEP = [
+    ow(models=m, attacks=a, melee=mel, difficulty=d, pierce=pi, armor=ar, target_size=size,
+       shock=shock, presence=pr, morale=mo)
+    for m, a, mel, d, pi, ar, size, shock, pr, mo in itertools.product(
+        [1, 4, 10], [1, 2], [0, 3], [3, 6], [0, 2], [3, 6], [1, 5, 12], [False, True],
+        [0, 3], [4, 9, 14],
+    )
+]  # fmt: skip
+
+
+def test_openwar_attack_odds_are_the_arithmetic_as_written_to_the_bit() -> None:
+    """Each profile twice (the second time from the remembered joint pmf): every probability
+    the same float as the cell-by-cell arithmetic, and the same as a fresh one."""
+    for _ in range(2):
+        for profile in BIT_SWEEP:
+            slain, by_slain, probability = attack_odds_as_written(profile)
+            result = attack_odds(profile)
+            assert result.slain.tolist() == slain
+            assert result.distribution.tolist() == slain
+            assert result.extras["presence"] == {"probability": probability, "by_slain": by_slain}
+            assert result.profile == asdict(profile)
+
+
+def test_openwar_remembered_joint_pmf_is_read_only_and_a_fresh_one() -> None:
+    profile = ow(models=7, attacks=2, melee=1, difficulty=5, pierce=1, armor=5)
+    joint = wounds_and_hitters(profile)
+    assert not joint.flags.writeable
+    fresh = power2d(miniature_outcome(profile), profile.models)
+    assert joint.tobytes() == fresh.tobytes() and joint.shape == fresh.shape
+    other = ow(models=7, attacks=2, melee=1, difficulty=5, pierce=1, armor=5, target_size=3,
+               shock=True, presence=4, morale=11)  # fmt: skip
+    assert wounds_and_hitters(other) is joint  # shared by attacks differing only after it

@@ -13,9 +13,11 @@ from openwar.engine.game import apply, legal_actions, outcome
 from openwar.engine.space import (
     furthest_translation,
     furthest_translations,
+    gaps,
 )
 from openwar.engine.state import GameState
 from openwar.rulesets.openwar.fight import skills
+from openwar.rulesets.openwar.orders import least_gap
 
 ARMIES = Path(__file__).resolve().parents[3] / "examples" / "armies" / "openwar"
 SAMPLES = (ARMIES / "iron_road_legion.yaml", ARMIES / "hearthhold_lodge.yaml")
@@ -81,3 +83,32 @@ def test_a_value_is_remembered_only_while_the_state_is_read() -> None:
         assert state.remembered("k", work) == 3
         assert state.remembered("k", work) == 3  # kept, not worked out again
     assert state.remembered("k", work) == 4  # forgotten on leaving
+
+
+def test_least_gaps_remembered_while_read_are_the_least_of_the_fresh_gaps() -> None:
+    """Every pair of units' least gap, asked twice while the state is read, is the least of
+    the gaps worked out afresh (no table, nothing remembered), along a battle."""
+    state, _ = start(load_setup(SAMPLES, None, 6))
+    chooser = make_players(("simple", "simple"), 6)
+    while outcome(state) is None:
+        placed = [u.id for u in state.units if len(state.on_table(u.id))]
+        fresh = state.clone()
+        fresh.lookups = None
+        expected = {
+            (a, b): float(
+                gaps(
+                    fresh.pos[fresh.on_table(a)],
+                    fresh.radius[fresh.on_table(a)],
+                    fresh.pos[fresh.on_table(b)],
+                    fresh.radius[fresh.on_table(b)],
+                ).min()
+            )
+            for a in placed
+            for b in placed
+        }
+        assert {pair: least_gap(state, *pair) for pair in expected} == expected
+        with state.reading():
+            for _ in range(2):
+                assert {pair: least_gap(state, *pair) for pair in expected} == expected
+            action = chooser[state.active].choose(state, legal_actions(state))
+        state, _ = apply(state, action)

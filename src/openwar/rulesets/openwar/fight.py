@@ -57,12 +57,12 @@ def weapons(state: GameState, mini: int, *, ranged: bool) -> list[Weapon]:
     thrown = mini in unit.flags.get("thrown", [])
     return [
         weapon
-        for weapon, throwable in _armoury(state, mini)
+        for weapon, throwable in armoury(state, mini)
         if weapon.ranged == ranged and not (thrown and throwable)
     ]
 
 
-def _armoury(state: GameState, mini: int) -> list[tuple[Weapon, bool]]:
+def armoury(state: GameState, mini: int) -> list[tuple[Weapon, bool]]:
     """The miniature's loadout parsed once per battle: (weapon, lost once thrown)."""
     key = ("openwar.armoury", int(state.unit_of[mini]), int(state.loadout[mini]))
     memo = state.lookup().memo
@@ -78,7 +78,7 @@ def _armoury(state: GameState, mini: int) -> list[tuple[Weapon, bool]]:
 
 def skills(state: GameState, mini: int) -> frozenset[str]:
     """The miniature's skills: its unit's, its loadout's and its weapons' specials (gathered
-    once per battle and loadout, like :func:`_armoury`: every fight and threat asks them)."""
+    once per battle and loadout, like :func:`armoury`: every fight and threat asks them)."""
     key = ("openwar.skills", int(state.unit_of[mini]), int(state.loadout[mini]))
     memo = state.lookup().memo
     found: frozenset[str] | None = memo.get(key)

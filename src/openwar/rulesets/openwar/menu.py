@@ -21,7 +21,6 @@ from openwar.engine.space import (
     on_table,
     others,
     placement_clear,
-    unit_gaps,
 )
 from openwar.engine.state import BoolArray, FloatArray, GameState, IntArray, UnitState
 from openwar.rulesets.openwar import orders
@@ -281,7 +280,7 @@ def _stand_off(state: GameState, unit: UnitState, enemy: UnitState) -> float:
     ours, theirs = state.on_table(unit.id), state.on_table(enemy.id)
     goal = centroid(state, theirs)
     here = centroid(state, ours)
-    gap = float(unit_gaps(state, ours, theirs).min())
+    gap = orders.least_gap(state, unit.id, enemy.id)
     centre = float(np.hypot(*(goal - here)))
     return max(centre - gap, 0.0) + battle_rules().combat_range + 1.0
 
@@ -293,7 +292,7 @@ def _skills(state: GameState, unit: UnitState) -> list[Action]:
         for friend in state.side_units(unit.side):
             if friend.id == unit.id:
                 continue
-            if unit_gaps(state, state.on_table(unit.id), state.on_table(friend.id)).min() <= reach:
+            if orders.least_gap(state, unit.id, friend.id) <= reach:
                 found.append(Action("skill", unit.side, unit.id, friend.id, choice=skill))
     return found
 

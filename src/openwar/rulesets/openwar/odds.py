@@ -91,24 +91,56 @@ def presence_tail(dice: int) -> FloatArray:
 
 def attack_odds(profile: OpenWarAttack) -> OddsResult:
     """Exact distribution of wounds (= miniatures slain) and of the Presence roll."""
-    joint = power2d(miniature_outcome(profile), profile.models)
+    slain, by_slain, probability = slain_and_presence(profile)
+    presence = {"probability": probability, "by_slain": by_slain}
+    return OddsResult("openwar", asdict(profile), "wounds", slain, slain, {"presence": presence})
+
+
+def slain_and_presence(profile: OpenWarAttack) -> tuple[FloatArray, list[float | None], float]:
+    """What :func:`attack_odds` works out, without its record: P(k slain) for k = 0..target
+    size, P(Presence roll wins | k slain) (None where k cannot happen) and P(it wins)."""
+    joint = wounds_and_hitters(profile)
     shock_bonus = attack_rules().shock_bonus if profile.shock else 0
     size = profile.target_size
     slain_by_hitters = np.zeros((size + 1, joint.shape[1]))
     for wounds in range(joint.shape[0]):
         slain_by_hitters[min(wounds, size)] += joint[wounds]
     slain = slain_by_hitters.sum(axis=1)
-    passing = np.array(
-        [
-            [presence_beats(profile, k + shock_bonus * h) for h in range(joint.shape[1])]
-            for k in range(size + 1)
-        ]
+    joint_pass = (slain_by_hitters * _passing(profile, size, joint.shape[1], shock_bonus)).sum(
+        axis=1
     )
-    joint_pass = (slain_by_hitters * passing).sum(axis=1)
     by_slain = [float(p / s) if s > 0 else None for p, s in zip(joint_pass, slain, strict=True)]
-    presence = {"probability": float(joint_pass.sum()), "by_slain": by_slain}
-    slain = clamp(slain, size)
-    return OddsResult("openwar", asdict(profile), "wounds", slain, slain, {"presence": presence})
+    return clamp(slain, size), by_slain, float(joint_pass.sum())
+
+
+def _passing(profile: OpenWarAttack, size: int, hitters: int, shock_bonus: int) -> FloatArray:
+    """(size + 1, hitters): :func:`presence_beats` with k slain and h hitters, ``k + shock_bonus
+    * h`` (the same numbers of the tail, gathered at once)."""
+    tail = presence_tail(attack_rules().presence_dice)
+    bonus = np.arange(size + 1)[:, None] + shock_bonus * np.arange(hitters)[None, :]
+    needed = profile.morale - profile.presence - bonus + 1
+    found = tail[np.clip(needed, 0, len(tail) - 1)]
+    return np.asarray(np.where(needed < len(tail), found, 0.0), dtype=np.float64)
+
+
+JOINTS: dict[tuple[int, ...], FloatArray] = {}  # wounds_and_hitters' answers, by its inputs
+JOINTS_LIMIT = 4096
+
+
+def wounds_and_hitters(profile: OpenWarAttack) -> FloatArray:
+    """The joint pmf of the attack's wounds and of how many miniatures hit at least once;
+    remembered (read-only) by what it depends on, as attacks that differ only in the target's
+    size, Presence, Morale or Shock share it."""
+    key = (profile.models, profile.attacks, profile.melee, profile.accuracy,
+           profile.difficulty, profile.pierce, profile.armor)  # fmt: skip
+    found = JOINTS.get(key)
+    if found is None:
+        found = power2d(miniature_outcome(profile), profile.models)
+        found.flags.writeable = False
+        if len(JOINTS) >= JOINTS_LIMIT:
+            JOINTS.clear()
+        JOINTS[key] = found
+    return found
 
 
 def describe(profile: OpenWarAttack) -> dict[str, Any]:

@@ -55,6 +55,19 @@ def _nearest_enemy_gap(state: GameState, unit_id: str) -> float:
     return float(unit_gaps(state, ours, theirs).min())
 
 
+def least_gap(state: GameState, unit_id: str, other_id: str) -> float:
+    """The least gap between two units' miniatures on the table (both must have some;
+    remembered while the state is only read: a menu asks it of each pair more than once)."""
+    if state.scratch is None:
+        return float(unit_gaps(state, state.on_table(unit_id), state.on_table(other_id)).min())
+    key = ("openwar.least_gap", unit_id, other_id)
+    found: float | None = state.scratch.get(key)
+    if found is None:
+        ours, theirs = state.on_table(unit_id), state.on_table(other_id)
+        found = state.scratch[key] = float(unit_gaps(state, ours, theirs).min())
+    return found
+
+
 def in_combat(state: GameState, unit_id: str) -> bool:
     """Within 5 cm of an enemy unit (seed "Fighting")."""
     return nearest_enemy_gap(state, unit_id) <= battle_rules().combat_range + OVERLAP_TOLERANCE
@@ -68,7 +81,7 @@ def enemies_within(state: GameState, unit_id: str, distance: float) -> list[str]
         if enemy.side == side:
             continue
         theirs = state.on_table(enemy.id)
-        if len(ours) and len(theirs) and unit_gaps(state, ours, theirs).min() <= distance + 1e-6:
+        if len(ours) and len(theirs) and least_gap(state, unit_id, enemy.id) <= distance + 1e-6:
             found.append(enemy.id)
     return found
 
@@ -187,12 +200,12 @@ def contacts(
     found: list[tuple[float, tuple[float, float] | None]] = []
     tries: list[tuple[int, float, FloatArray]] = []
     for k, target_id in enumerate(target_ids):
-        theirs = state.on_table(target_id)
-        gap = unit_gaps(state, ours, theirs)
-        nearest = float(gap.min())
+        nearest = least_gap(state, unit_id, target_id)
         found.append((nearest, None))
         if nearest > limit:  # no pair within reach (most targets)
             continue
+        theirs = state.on_table(target_id)
+        gap = unit_gaps(state, ours, theirs)
         travels, shifts = kernels.contact_tries(
             state.pos, ours, theirs, gap, float(limit), CONTACT_TRIES
         )
