@@ -20,6 +20,8 @@ from openwar.ai.openwar_eval import (
     hold_chance,
     holders,
     live_points,
+    nearest_enemy,
+    nearest_objective,
     objective_value,
     objective_worths,
     pressure,
@@ -289,3 +291,32 @@ def test_clones_valued_while_read_are_valued_as_worked_out_afresh(
         assert read == afresh
         state = apply(state, menu[int(np.argmax(read))])[0]
     assert clones > 0  # the battle valued orders on clones
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_remembered_gaps_of_a_unit_are_the_gaps_worked_out_afresh(seed: int) -> None:
+    """Each unit's gap to every objective and to the nearest enemy from where it stands,
+    remembered while the state is read (every move of the unit asks them), is the gap worked
+    out afresh, along a battle of the sample armies."""
+    state, _ = start(load_setup(SAMPLES, None, seed))
+    asked = 0
+    for step in range(60):
+        if outcome(state) is not None:
+            break
+        points = [p for _, p in live_points(state)]
+        for unit in state.units:
+            members = state.on_table(unit.id)
+            if len(members) == 0:
+                continue
+            here = state.pos[members]
+            afresh = [nearest_objective(state, here, [p]) for p in points]
+            afresh.append(nearest_enemy(state, unit, here))
+            with state.reading():
+                for _ in range(2):
+                    read = [openwar_eval._objective_gap(state, members, p) for p in points]
+                    read.append(openwar_eval._enemy_gap(state, unit, members))
+                    assert read == afresh
+            asked += len(afresh)
+        menu = legal_actions(state)
+        state = apply(state, menu[step % len(menu)])[0]
+    assert asked > 0

@@ -649,6 +649,24 @@ def _valued(after: GameState) -> AbstractContextManager[GameState]:
     return after.reading()
 
 
+def _objective_gap(state: GameState, members: IntArray, point: tuple[float, float]) -> float:
+    """:func:`nearest_objective` of ``point`` from where ``members`` stand now (remembered
+    while the state is only read: each move of their unit asks it)."""
+    return state.remembered(
+        ("openwar.objective_gap", members.tobytes(), point),
+        lambda: nearest_objective(state, state.pos[members], [point]),
+    )
+
+
+def _enemy_gap(state: GameState, unit: UnitState, members: IntArray) -> float:
+    """:func:`nearest_enemy` of ``unit`` from where ``members`` stand now (remembered while
+    the state is only read: each move of the unit asks it)."""
+    return state.remembered(
+        ("openwar.enemy_gap", unit.id, members.tobytes()),
+        lambda: nearest_enemy(state, unit, state.pos[members]),
+    )
+
+
 # -- the evaluation ------------------------------------------------------------------------
 class OpenWarEvaluation:
     """Orders and positions of OpenWar valued in points (see the module docstring)."""
@@ -749,14 +767,13 @@ class OpenWarEvaluation:
         if lacking:
             drive = (
                 max(
-                    worth
-                    * (nearest_objective(state, here, [p]) - nearest_objective(state, xy, [p]))
+                    worth * (_objective_gap(state, members, p) - nearest_objective(state, xy, [p]))
                     for p, worth in lacking
                 )
                 / self.w.approach
             )
         else:
-            closer = nearest_enemy(state, unit, here) - nearest_enemy(state, unit, xy)
+            closer = _enemy_gap(state, unit, members) - nearest_enemy(state, unit, xy)
             drive = self.w.advance * closer
         threat = pressure(state, unit, xy, w=self.w) - pressure(state, unit, here, w=self.w)
         return held + drive + threat
