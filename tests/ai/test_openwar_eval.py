@@ -12,14 +12,18 @@ from openwar.ai import openwar_eval
 from openwar.ai.heuristic import HeuristicPlayer
 from openwar.ai.openwar_eval import (
     EVALUATION,
+    WEIGHTS,
+    Forecast,
     _armed,
     _carried,
+    attack_profile,
     control_margins,
     control_spread,
     forecast,
     hold_chance,
     holders,
     live_points,
+    loss,
     nearest_enemy,
     nearest_objective,
     objective_value,
@@ -29,11 +33,13 @@ from openwar.ai.openwar_eval import (
     stake,
     state_sides,
     unit_worth,
+    value_of,
 )
 from openwar.battles import load_setup, start
 from openwar.engine.game import apply, legal_actions, outcome
 from openwar.engine.state import FloatArray, GameState, IntArray
 from openwar.rulesets.openwar import fight, victory
+from openwar.rulesets.openwar.odds import OpenWarAttack, slain_and_presence
 from openwar.rulesets.openwar.rules import battle_rules
 
 from .test_players import _deployed, charge_position
@@ -320,3 +326,62 @@ def test_remembered_gaps_of_a_unit_are_the_gaps_worked_out_afresh(seed: int) -> 
         menu = legal_actions(state)
         state = apply(state, menu[step % len(menu)])[0]
     assert asked > 0
+
+
+def value_of_as_written(
+    state: GameState, attacker_id: str, target_id: str, profile: OpenWarAttack
+) -> Forecast:
+    """:func:`value_of` as it summed the joint odds for every forecast (nothing kept)."""
+    slain_pmf, by_slain, _ = slain_and_presence(profile)
+    beats = [0.0 if p is None else float(p) for p in by_slain]
+    enemy = state.unit(target_id)
+    size, shaken = state.size(target_id), enemy.tokens.get("shaken", 0)
+    worth = unit_worth(state, enemy)
+    before = loss(state, enemy, size, shaken, WEIGHTS, worth)
+    expected = slain = beaten = 0.0
+    for k, p in enumerate(float(p) for p in slain_pmf):
+        if p <= 0.0:
+            continue
+        b = beats[k] if k < size else 0.0
+        after = b * loss(state, enemy, size - k, shaken + 1, WEIGHTS, worth)
+        after += (1.0 - b) * loss(state, enemy, size - k, shaken, WEIGHTS, worth)
+        expected += p * after
+        slain += p * k
+        beaten += p * b
+    glory = WEIGHTS.glory * beaten if state.unit(attacker_id).tokens.get("glory", 0) < 2 else 0.0
+    return Forecast(slain, beaten, expected - before + glory)
+
+
+@pytest.mark.parametrize("seed", [1, 6])
+def test_attacks_valued_from_kept_expected_losses_are_valued_as_written(seed: int) -> None:
+    """Every unit's melee and shooting attacks on every enemy (the whole front, a few
+    miniatures, charged or not), valued once and again (the expected loss then kept across
+    the battle), are the values summed afresh, along a battle of the sample armies."""
+    state, _ = start(load_setup(SAMPLES, None, seed))
+    player = HeuristicPlayer()
+    valued = 0
+    for _ in range(60):
+        if outcome(state) is not None:
+            break
+        for unit in state.units:
+            mine = state.on_table(unit.id)
+            for enemy in state.side_units(1 - unit.side):
+                theirs = state.on_table(enemy.id)
+                if len(mine) == 0 or len(theirs) == 0:
+                    continue
+                for models, ranged, charged in ((len(mine), False, True), (2, True, False)):
+                    profile = attack_profile(state, unit.id, enemy.id, int(mine[0]),
+                                             int(theirs[0]), models, ranged=ranged,
+                                             holding=False, charged=charged,
+                                             armor_bonus=0)  # fmt: skip
+                    if profile is None:
+                        continue
+                    expected = value_of_as_written(state, unit.id, enemy.id, profile)
+                    for _ in range(2):
+                        assert value_of(state, unit.id, enemy.id, profile, WEIGHTS) == expected
+                    valued += 1
+        with state.reading():
+            menu = legal_actions(state)
+            action = player.choose(state, menu)
+        state = apply(state, action)[0]
+    assert valued > 0

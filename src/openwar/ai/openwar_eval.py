@@ -246,12 +246,30 @@ def value_of(
 ) -> Forecast:
     """Expected change of the target's loss, over the exact joint odds of slain and Presence
     (the target valued with the objectives it stands on, :func:`unit_worth`)."""
-    slain_pmf, beats = _odds(profile)
     enemy = state.unit(target_id)
     size, shaken = state.size(target_id), enemy.tokens.get("shaken", 0)
     worth = unit_worth(state, enemy, w)
     before = loss(state, enemy, size, shaken, w, worth)
     rout, full = battle_rules().rout_shaken, max(initial_size(state, enemy.id), 1)
+    expected, slain, beaten = _expected_loss(profile, worth, size, shaken, full, rout, w)
+    glory = w.glory * beaten if state.unit(attacker_id).tokens.get("glory", 0) < 2 else 0.0
+    return Forecast(slain, beaten, expected - before + glory)
+
+
+@lru_cache(maxsize=16384)
+def _expected_loss(
+    profile: OpenWarAttack,
+    worth: float,
+    size: int,
+    shaken: int,
+    full: int,
+    rout: int,
+    w: Weights,
+) -> tuple[float, float, float]:
+    """The target's expected loss after the attack, expected miniatures slain and P(Presence
+    roll wins), over the exact joint odds (the same numbers for the same attack on a target of
+    the same worth, size and tokens: remembered across the battle)."""
+    slain_pmf, beats = _odds(profile)
 
     def lost(left: int, tokens: int) -> float:  # loss(state, enemy, left, tokens, w, worth)
         if left <= 0 or tokens >= rout:
@@ -268,8 +286,7 @@ def value_of(
         expected += p * after
         slain += p * k
         beaten += p * b
-    glory = w.glory * beaten if state.unit(attacker_id).tokens.get("glory", 0) < 2 else 0.0
-    return Forecast(slain, beaten, expected - before + glory)
+    return expected, slain, beaten
 
 
 def fighting_front(state: GameState, unit_id: str) -> int:
