@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
 
 import numpy as np
@@ -266,37 +265,6 @@ def test_pressures_remembered_by_reach_are_the_pressures_worked_out_afresh() -> 
             assert read == again == afresh
         menu = legal_actions(state)
         state = apply(state, menu[step % len(menu)])[0]
-
-
-@pytest.mark.parametrize("seed", [0, 1, 4])
-def test_clones_valued_while_read_are_valued_as_worked_out_afresh(
-    seed: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Fights, charges, contacts and moving shots are valued on a clone with the order's moves
-    applied, read while it is valued: every order of a battle's menus is valued exactly as
-    with nothing remembered on the clones, at every step of battles of the sample armies."""
-    state, _ = start(load_setup(SAMPLES, None, seed))
-    player = HeuristicPlayer()
-    clones = 0
-
-    def unread(after: GameState) -> contextlib.nullcontext[GameState]:
-        nonlocal clones
-        clones += 1
-        return contextlib.nullcontext(after)
-
-    for _ in range(80):
-        if outcome(state) is not None:
-            break
-        menu = legal_actions(state)
-        with state.reading():
-            read = player.values(state, menu)
-        with monkeypatch.context() as patched:
-            patched.setattr(openwar_eval, "_valued", unread)
-            with state.reading():
-                afresh = player.values(state, menu)
-        assert read == afresh
-        state = apply(state, menu[int(np.argmax(read))])[0]
-    assert clones > 0  # the battle valued orders on clones
 
 
 @pytest.mark.parametrize("seed", [0, 3])

@@ -9,7 +9,6 @@ against each charge and fight.
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, fields
 from functools import cached_property, lru_cache
 
@@ -660,12 +659,6 @@ def nearest_enemy(state: GameState, unit: UnitState, xy: FloatArray) -> float:
     return float(gaps(xy, state.radius[ours], state.pos[theirs], state.radius[theirs]).min())
 
 
-def _valued(after: GameState) -> AbstractContextManager[GameState]:
-    """A clone with an order's moves applied, read while it is valued (its forecasts, gaps
-    and objectives remembered; the clone is not changed again)."""
-    return after.reading()
-
-
 def _objective_gap(state: GameState, members: IntArray, point: tuple[float, float]) -> float:
     """:func:`nearest_objective` of ``point`` from where ``members`` stand now (remembered
     while the state is only read: each move of their unit asks it)."""
@@ -714,8 +707,7 @@ class OpenWarEvaluation:
             after = state.clone()
             after.unit(unit.id).tokens["holding"] = 1
             orders.fight_move(after, unit.id, target)
-            with _valued(after):
-                return self._melee(after, unit.id, target, holding=True, charged=False)
+            return self._melee(after, unit.id, target, holding=True, charged=False)
         pairs = shooters(state, unit.id, target)
         shot = forecast(state, unit.id, target, len(pairs), ranged=True, holding=True, w=self.w)
         holding = pressure(state, unit, state.pos[state.on_table(unit.id)], armor_bonus=1)
@@ -768,10 +760,9 @@ class OpenWarEvaluation:
         if action.target is not None and action.choice == "move-shoot":
             moved = state.clone()
             moved.pos[members] = xy
-            with _valued(moved):
-                pairs = shooters(moved, unit.id, action.target)
-                value += forecast(moved, unit.id, action.target, len(pairs), ranged=True,
-                                  w=self.w).value  # fmt: skip
+            pairs = shooters(moved, unit.id, action.target)
+            value += forecast(moved, unit.id, action.target, len(pairs), ranged=True,
+                              w=self.w).value  # fmt: skip
         return value - (self.w.run_cost if action.kind == "run" else 0.0)
 
     def _position_gain(
@@ -803,11 +794,9 @@ class OpenWarEvaluation:
         after.pos[members] += shift
         after.unit(unit.id).tokens["exhaustion"] = 1
         orders.fight_move(after, unit.id, str(action.target))  # the fight starts as OW-F2
-        with _valued(after):
-            moved = objective_value(after, unit.side, w=self.w)
-            moved -= objective_value(state, unit.side, w=self.w)
-            target = str(action.target)
-            return moved + self._melee(after, unit.id, target, holding=False, charged=True)
+        moved = objective_value(after, unit.side, w=self.w)
+        moved -= objective_value(state, unit.side, w=self.w)
+        return moved + self._melee(after, unit.id, str(action.target), holding=False, charged=True)
 
     def _contact(
         self, state: GameState, unit: UnitState, action: Action, shift: FloatArray
@@ -819,10 +808,9 @@ class OpenWarEvaluation:
         if target not in orders.enemies_within(after, unit.id, battle_rules().combat_range):
             return self._position_gain(state, unit, members, after.pos[members])
         orders.fight_move(after, unit.id, target)
-        with _valued(after):
-            moved = objective_value(after, unit.side, w=self.w)
-            moved -= objective_value(state, unit.side, w=self.w)
-            return moved + self._melee(after, unit.id, target, holding=False, charged=False)
+        moved = objective_value(after, unit.side, w=self.w)
+        moved -= objective_value(state, unit.side, w=self.w)
+        return moved + self._melee(after, unit.id, target, holding=False, charged=False)
 
     # -- other orders --------------------------------------------------------------------------
     def _hold(self, state: GameState, unit: UnitState) -> float:
