@@ -13,6 +13,7 @@ from openwar.ai.openwar_eval import (
     EVALUATION,
     WEIGHTS,
     Forecast,
+    Weights,
     _armed,
     _carried,
     attack_profile,
@@ -353,3 +354,36 @@ def test_attacks_valued_from_kept_expected_losses_are_valued_as_written(seed: in
             action = player.choose(state, menu)
         state = apply(state, action)[0]
     assert valued > 0
+
+
+@pytest.mark.parametrize("seed", [0, 2, 7])
+def test_remembered_objective_worths_are_the_worths_worked_out_afresh(seed: int) -> None:
+    """Each side's objective worths, remembered while the state is read (every unit's worth
+    asks them), are the worths worked out afresh under every victory condition, along a
+    battle of the sample armies."""
+    state, _ = start(load_setup(SAMPLES, None, seed))
+    conditions = [None, victory.ATTRITION, victory.QUARTERED, victory.FIELD, victory.PRIZE,
+                  victory.INVASION, victory.LOOT]  # fmt: skip
+    board = dict(state.board)
+    asked = 0
+    try:
+        for step in range(40):
+            if outcome(state) is not None:
+                break
+            for condition in conditions:
+                state.board["victory"] = condition if condition else board.get("victory")
+                asks = [(side, w) for side in (0, 1) for w in (WEIGHTS, Weights(objective=0.45))]
+                afresh = [objective_worths(state, side, w) for side, w in asks]
+                with state.reading():
+                    for _ in range(2):
+                        read = [objective_worths(state, side, w) for side, w in asks]
+                        assert read == afresh
+                        read[0][:0] = [1.0]  # a caller's list is its own
+                asked += len(afresh)
+            state.board["victory"] = board.get("victory")
+            menu = legal_actions(state)
+            state = apply(state, menu[step % len(menu)])[0]
+    finally:
+        state.board.clear()
+        state.board.update(board)
+    assert asked > 0

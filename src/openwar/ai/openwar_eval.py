@@ -554,7 +554,15 @@ def objective_worths(state: GameState, side: int, w: Weights = WEIGHTS) -> list[
       matters for holding both (a win at once);
     - Loot and Plunder (OW-V6): an objective in the enemy's territory is looted by its holder
       at the end of the round; held ones decide at the end.
+
+    Remembered while the state is only read: every unit's worth and objective value asks it.
     """
+    return list(
+        state.remembered(("openwar.objective_worths", side, w), lambda: _worths(state, side, w))
+    )
+
+
+def _worths(state: GameState, side: int, w: Weights) -> list[float]:
     name = victory.victory_name(state)
     points = [p for _, p in live_points(state)]
     if not points:
