@@ -7,17 +7,25 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from openwar.ai import openwar_eval
 from openwar.ai.heuristic import HeuristicPlayer
 from openwar.ai.openwar_eval import (
     EVALUATION,
+    WEIGHTS,
+    Forecast,
+    Weights,
     _armed,
     _carried,
+    attack_profile,
     control_margins,
     control_spread,
     forecast,
     hold_chance,
     holders,
     live_points,
+    loss,
+    nearest_enemy,
+    nearest_objective,
     objective_value,
     objective_worths,
     pressure,
@@ -25,11 +33,13 @@ from openwar.ai.openwar_eval import (
     stake,
     state_sides,
     unit_worth,
+    value_of,
 )
 from openwar.battles import load_setup, start
 from openwar.engine.game import apply, legal_actions, outcome
 from openwar.engine.state import FloatArray, GameState, IntArray
 from openwar.rulesets.openwar import fight, victory
+from openwar.rulesets.openwar.odds import OpenWarAttack, slain_and_presence
 from openwar.rulesets.openwar.rules import battle_rules
 
 from .test_players import _deployed, charge_position
@@ -256,3 +266,124 @@ def test_pressures_remembered_by_reach_are_the_pressures_worked_out_afresh() -> 
             assert read == again == afresh
         menu = legal_actions(state)
         state = apply(state, menu[step % len(menu)])[0]
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_remembered_gaps_of_a_unit_are_the_gaps_worked_out_afresh(seed: int) -> None:
+    """Each unit's gap to every objective and to the nearest enemy from where it stands,
+    remembered while the state is read (every move of the unit asks them), is the gap worked
+    out afresh, along a battle of the sample armies."""
+    state, _ = start(load_setup(SAMPLES, None, seed))
+    asked = 0
+    for step in range(60):
+        if outcome(state) is not None:
+            break
+        points = [p for _, p in live_points(state)]
+        for unit in state.units:
+            members = state.on_table(unit.id)
+            if len(members) == 0:
+                continue
+            here = state.pos[members]
+            afresh = [nearest_objective(state, here, [p]) for p in points]
+            afresh.append(nearest_enemy(state, unit, here))
+            with state.reading():
+                for _ in range(2):
+                    read = [openwar_eval._objective_gap(state, members, p) for p in points]
+                    read.append(openwar_eval._enemy_gap(state, unit, members))
+                    assert read == afresh
+            asked += len(afresh)
+        menu = legal_actions(state)
+        state = apply(state, menu[step % len(menu)])[0]
+    assert asked > 0
+
+
+def value_of_as_written(
+    state: GameState, attacker_id: str, target_id: str, profile: OpenWarAttack
+) -> Forecast:
+    """:func:`value_of` as it summed the joint odds for every forecast (nothing kept)."""
+    slain_pmf, by_slain, _ = slain_and_presence(profile)
+    beats = [0.0 if p is None else float(p) for p in by_slain]
+    enemy = state.unit(target_id)
+    size, shaken = state.size(target_id), enemy.tokens.get("shaken", 0)
+    worth = unit_worth(state, enemy)
+    before = loss(state, enemy, size, shaken, WEIGHTS, worth)
+    expected = slain = beaten = 0.0
+    for k, p in enumerate(float(p) for p in slain_pmf):
+        if p <= 0.0:
+            continue
+        b = beats[k] if k < size else 0.0
+        after = b * loss(state, enemy, size - k, shaken + 1, WEIGHTS, worth)
+        after += (1.0 - b) * loss(state, enemy, size - k, shaken, WEIGHTS, worth)
+        expected += p * after
+        slain += p * k
+        beaten += p * b
+    glory = WEIGHTS.glory * beaten if state.unit(attacker_id).tokens.get("glory", 0) < 2 else 0.0
+    return Forecast(slain, beaten, expected - before + glory)
+
+
+@pytest.mark.parametrize("seed", [1, 6])
+def test_attacks_valued_from_kept_expected_losses_are_valued_as_written(seed: int) -> None:
+    """Every unit's melee and shooting attacks on every enemy (the whole front, a few
+    miniatures, charged or not), valued once and again (the expected loss then kept across
+    the battle), are the values summed afresh, along a battle of the sample armies."""
+    state, _ = start(load_setup(SAMPLES, None, seed))
+    player = HeuristicPlayer()
+    valued = 0
+    for _ in range(60):
+        if outcome(state) is not None:
+            break
+        for unit in state.units:
+            mine = state.on_table(unit.id)
+            for enemy in state.side_units(1 - unit.side):
+                theirs = state.on_table(enemy.id)
+                if len(mine) == 0 or len(theirs) == 0:
+                    continue
+                for models, ranged, charged in ((len(mine), False, True), (2, True, False)):
+                    profile = attack_profile(state, unit.id, enemy.id, int(mine[0]),
+                                             int(theirs[0]), models, ranged=ranged,
+                                             holding=False, charged=charged,
+                                             armor_bonus=0)  # fmt: skip
+                    if profile is None:
+                        continue
+                    expected = value_of_as_written(state, unit.id, enemy.id, profile)
+                    for _ in range(2):
+                        assert value_of(state, unit.id, enemy.id, profile, WEIGHTS) == expected
+                    valued += 1
+        with state.reading():
+            menu = legal_actions(state)
+            action = player.choose(state, menu)
+        state = apply(state, action)[0]
+    assert valued > 0
+
+
+@pytest.mark.parametrize("seed", [0, 2, 7])
+def test_remembered_objective_worths_are_the_worths_worked_out_afresh(seed: int) -> None:
+    """Each side's objective worths, remembered while the state is read (every unit's worth
+    asks them), are the worths worked out afresh under every victory condition, along a
+    battle of the sample armies."""
+    state, _ = start(load_setup(SAMPLES, None, seed))
+    conditions = [None, victory.ATTRITION, victory.QUARTERED, victory.FIELD, victory.PRIZE,
+                  victory.INVASION, victory.LOOT]  # fmt: skip
+    board = dict(state.board)
+    asked = 0
+    try:
+        for step in range(40):
+            if outcome(state) is not None:
+                break
+            for condition in conditions:
+                state.board["victory"] = condition if condition else board.get("victory")
+                asks = [(side, w) for side in (0, 1) for w in (WEIGHTS, Weights(objective=0.45))]
+                afresh = [objective_worths(state, side, w) for side, w in asks]
+                with state.reading():
+                    for _ in range(2):
+                        read = [objective_worths(state, side, w) for side, w in asks]
+                        assert read == afresh
+                        read[0][:0] = [1.0]  # a caller's list is its own
+                asked += len(afresh)
+            state.board["victory"] = board.get("victory")
+            menu = legal_actions(state)
+            state = apply(state, menu[step % len(menu)])[0]
+    finally:
+        state.board.clear()
+        state.board.update(board)
+    assert asked > 0

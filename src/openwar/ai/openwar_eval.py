@@ -245,12 +245,30 @@ def value_of(
 ) -> Forecast:
     """Expected change of the target's loss, over the exact joint odds of slain and Presence
     (the target valued with the objectives it stands on, :func:`unit_worth`)."""
-    slain_pmf, beats = _odds(profile)
     enemy = state.unit(target_id)
     size, shaken = state.size(target_id), enemy.tokens.get("shaken", 0)
     worth = unit_worth(state, enemy, w)
     before = loss(state, enemy, size, shaken, w, worth)
     rout, full = battle_rules().rout_shaken, max(initial_size(state, enemy.id), 1)
+    expected, slain, beaten = _expected_loss(profile, worth, size, shaken, full, rout, w)
+    glory = w.glory * beaten if state.unit(attacker_id).tokens.get("glory", 0) < 2 else 0.0
+    return Forecast(slain, beaten, expected - before + glory)
+
+
+@lru_cache(maxsize=16384)
+def _expected_loss(
+    profile: OpenWarAttack,
+    worth: float,
+    size: int,
+    shaken: int,
+    full: int,
+    rout: int,
+    w: Weights,
+) -> tuple[float, float, float]:
+    """The target's expected loss after the attack, expected miniatures slain and P(Presence
+    roll wins), over the exact joint odds (the same numbers for the same attack on a target of
+    the same worth, size and tokens: remembered across the battle)."""
+    slain_pmf, beats = _odds(profile)
 
     def lost(left: int, tokens: int) -> float:  # loss(state, enemy, left, tokens, w, worth)
         if left <= 0 or tokens >= rout:
@@ -267,8 +285,7 @@ def value_of(
         expected += p * after
         slain += p * k
         beaten += p * b
-    glory = w.glory * beaten if state.unit(attacker_id).tokens.get("glory", 0) < 2 else 0.0
-    return Forecast(slain, beaten, expected - before + glory)
+    return expected, slain, beaten
 
 
 def fighting_front(state: GameState, unit_id: str) -> int:
@@ -537,7 +554,15 @@ def objective_worths(state: GameState, side: int, w: Weights = WEIGHTS) -> list[
       matters for holding both (a win at once);
     - Loot and Plunder (OW-V6): an objective in the enemy's territory is looted by its holder
       at the end of the round; held ones decide at the end.
+
+    Remembered while the state is only read: every unit's worth and objective value asks it.
     """
+    return list(
+        state.remembered(("openwar.objective_worths", side, w), lambda: _worths(state, side, w))
+    )
+
+
+def _worths(state: GameState, side: int, w: Weights) -> list[float]:
     name = victory.victory_name(state)
     points = [p for _, p in live_points(state)]
     if not points:
@@ -642,6 +667,24 @@ def nearest_enemy(state: GameState, unit: UnitState, xy: FloatArray) -> float:
     return float(gaps(xy, state.radius[ours], state.pos[theirs], state.radius[theirs]).min())
 
 
+def _objective_gap(state: GameState, members: IntArray, point: tuple[float, float]) -> float:
+    """:func:`nearest_objective` of ``point`` from where ``members`` stand now (remembered
+    while the state is only read: each move of their unit asks it)."""
+    return state.remembered(
+        ("openwar.objective_gap", members.tobytes(), point),
+        lambda: nearest_objective(state, state.pos[members], [point]),
+    )
+
+
+def _enemy_gap(state: GameState, unit: UnitState, members: IntArray) -> float:
+    """:func:`nearest_enemy` of ``unit`` from where ``members`` stand now (remembered while
+    the state is only read: each move of the unit asks it)."""
+    return state.remembered(
+        ("openwar.enemy_gap", unit.id, members.tobytes()),
+        lambda: nearest_enemy(state, unit, state.pos[members]),
+    )
+
+
 # -- the evaluation ------------------------------------------------------------------------
 class OpenWarEvaluation:
     """Orders and positions of OpenWar valued in points (see the module docstring)."""
@@ -740,14 +783,13 @@ class OpenWarEvaluation:
         if lacking:
             drive = (
                 max(
-                    worth
-                    * (nearest_objective(state, here, [p]) - nearest_objective(state, xy, [p]))
+                    worth * (_objective_gap(state, members, p) - nearest_objective(state, xy, [p]))
                     for p, worth in lacking
                 )
                 / self.w.approach
             )
         else:
-            closer = nearest_enemy(state, unit, here) - nearest_enemy(state, unit, xy)
+            closer = _enemy_gap(state, unit, members) - nearest_enemy(state, unit, xy)
             drive = self.w.advance * closer
         threat = pressure(state, unit, xy, w=self.w) - pressure(state, unit, here, w=self.w)
         return held + drive + threat

@@ -123,33 +123,29 @@ def in_contact(state: GameState, a: IntArray, b: IntArray) -> np.ndarray:
 
 def fighters(state: GameState, unit_id: str, enemy_id: str) -> list[tuple[int, int]]:
     """(attacker, target) pairs: base contact, then Second Rank, then Third Rank (seed
-    "Fighting")."""
+    "Fighting"). A miniature of each rank joins the first friend in base contact (in the
+    unit's order) that fights after the rank before, and strikes that friend's target."""
     ours, theirs = state.on_table(unit_id), state.on_table(enemy_id)
     if len(ours) == 0 or len(theirs) == 0:
         return []
     touching = in_contact(state, ours, theirs)
-    pairs: dict[int, int] = {}
-    for i in np.flatnonzero(touching.any(axis=1)):
-        pairs[int(ours[i])] = int(theirs[int(np.argmax(touching[i]))])
+    engaged = np.asarray(touching.any(axis=1), dtype=bool)
+    target = theirs[touching.argmax(axis=1)]  # the first enemy touched (engaged ones only)
     friends = in_contact(state, ours, ours)
     np.fill_diagonal(friends, False)
+    own = [skills(state, mini) for mini in ours.tolist()]
     for rank_skill in (SECOND_RANK, THIRD_RANK):
-        reached = dict(pairs)
-        for k, raw in enumerate(ours):
-            mini = int(raw)
-            if mini in pairs or not _may_reach(state, mini, rank_skill):
-                continue
-            for j in np.flatnonzero(friends[k]):
-                friend = int(ours[j])
-                if friend in pairs:
-                    reached[mini] = pairs[friend]
-                    break
-        pairs = reached
-    return sorted(pairs.items())
+        may = np.array([_has_rank(found, rank_skill) for found in own], dtype=bool)
+        reach = friends & engaged[None, :]
+        joins = may & ~engaged & reach.any(axis=1)
+        if joins.any():
+            target = np.where(joins, target[reach.argmax(axis=1)], target)
+            engaged = engaged | joins
+    fighting = np.flatnonzero(engaged)
+    return sorted(zip(ours[fighting].tolist(), target[fighting].tolist(), strict=True))
 
 
-def _may_reach(state: GameState, mini: int, rank_skill: str) -> bool:
-    own = skills(state, mini)
+def _has_rank(own: frozenset[str], rank_skill: str) -> bool:
     return rank_skill in own or (rank_skill == SECOND_RANK and THIRD_RANK in own)
 
 
