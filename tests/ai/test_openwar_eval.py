@@ -31,7 +31,6 @@ from openwar.ai.openwar_eval import (
     pressure,
     rounds_to_score,
     stake,
-    state_sides,
     unit_worth,
     value_of,
 )
@@ -207,7 +206,7 @@ def control_margins_as_written(
         pos[moved] = xy
         points = _carried(state, points, pos)
     live = state.alive & state.deployed
-    sides = state_sides(state)
+    sides = np.asarray([u.side for u in state.units], dtype=np.int64)[state.unit_of]
     control = float(state.board.get("control_range", battle_rules().objective_range))
     weight = live.astype(np.float64)
     if thinned is not None:

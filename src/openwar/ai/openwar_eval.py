@@ -498,7 +498,7 @@ def control_margins(
     control = float(state.board.get("control_range", battle_rules().objective_range))
     offsets = pos[None, :, :] - np.asarray([point for _, point in points])[:, None, :]
     within = np.hypot(offsets[:, :, 0], offsets[:, :, 1]) - state.radius <= control
-    ours = state.lookup().side_of == side  # state_sides(state) == side
+    ours = state.lookup().side_of == side
     if thinned is None:  # each weight 1 or 0: the sums are the counts, exact in any order
         counts = np.count_nonzero(within & (live & ours), axis=1).tolist()
         others = np.count_nonzero(within & (live & ~ours), axis=1).tolist()
@@ -525,11 +525,6 @@ def control_spread(state: GameState, w: Weights = WEIGHTS) -> float:
     ends of rounds are to come (until the last, fights and moves can swing a margin a long
     way, so wearing down a big holder counts; in the last round a few miniatures decide)."""
     return w.control_spread + w.control_growth * (rounds_to_score(state) - 1)
-
-
-def state_sides(state: GameState) -> IntArray:
-    """The side of every miniature."""
-    return np.asarray([u.side for u in state.units], dtype=np.int64)[state.unit_of]
 
 
 def _in_territory(state: GameState, side: int, point: tuple[float, float]) -> bool:
