@@ -33,6 +33,16 @@ RULESET_ARMIES = {
 MATCHUPS = (("heuristic", "random", 0.90), ("search", "heuristic", 0.60))
 
 
+def goal_of(first: str, second: str) -> float | None:
+    """Issue 7's goal for a matchup of these kinds (any search budget), None for others.
+
+    >>> goal_of("search:6", "heuristic"), goal_of("simple", "random")
+    (0.6, None)
+    """
+    kinds = (first.partition(":")[0], second.partition(":")[0])
+    return next((goal for a, b, goal in MATCHUPS if (a, b) == kinds), None)
+
+
 @dataclass(frozen=True)
 class Game:
     """One battle of a matchup: which army, which seed, and the side the tested player has."""
@@ -57,7 +67,7 @@ class GameResult:
 class MatchFigures:
     first: str
     second: str
-    goal: float
+    goal: float | None  # None: a matchup with no goal of issue 7
     results: list[GameResult] = field(default_factory=list)
 
     def count(self, result: str) -> int:
@@ -122,7 +132,7 @@ def run(
     battles: int,
     seed: int,
     workers: int,
-    matchups: Iterable[tuple[str, str, float]] = MATCHUPS,
+    matchups: Iterable[tuple[str, str, float | None]] = MATCHUPS,
     armies: tuple[Path, ...] = SAMPLE_ARMIES,
     console: Console | None = None,
     ruleset: str = "openwar",
@@ -158,11 +168,17 @@ def table(figures: list[MatchFigures], ruleset: str = "openwar") -> Table:
         n, won = m.finished, m.count("win")
         low, high = wilson(won, n)
         rate = f"{won / n:.0%}" if n else "-"
-        met = "met" if n and low >= m.goal else "not shown" if n and high >= m.goal else "missed"
+        if m.goal is None:
+            goal = "-"
+        else:
+            met = (
+                "met" if n and low >= m.goal else "not shown" if n and high >= m.goal else "missed"
+            )
+            goal = f">= {m.goal:.0%} ({met})"
         out.add_row(
             f"{m.first} vs {m.second}", str(n), str(won), str(m.count("draw")),
             str(m.count("loss")), str(m.count("stuck")), rate, f"{low:.0%}-{high:.0%}",
-            f">= {m.goal:.0%} ({met})",
+            goal,
             f"{m.per_decision_ms(0):.0f} / {m.per_decision_ms(1):.0f}",
         )  # fmt: skip
     return out

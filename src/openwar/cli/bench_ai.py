@@ -17,15 +17,27 @@ def bench_ai(
     ruleset: Annotated[
         str, typer.Option(help="Ruleset whose sample armies play: openwar or aos.")
     ] = "openwar",
+    matchup: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Play this matchup instead of the two goals' (repeatable), the tested "
+            "player first, such as search:6,heuristic."
+        ),
+    ] = None,
 ) -> None:
     """Heuristic vs random and search vs heuristic: win rates with Wilson 95% intervals.
 
     Example: openwar bench ai -n 40 --workers 2 --ruleset aos
     """
-    from openwar.bench.ai import RULESET_ARMIES, run
+    from openwar.battles import read_players
+    from openwar.bench.ai import MATCHUPS, RULESET_ARMIES, goal_of, run
     from openwar.errors import OpenWarError
 
     if ruleset not in RULESET_ARMIES:
         known = ", ".join(RULESET_ARMIES)
         raise OpenWarError(f"no sample armies for ruleset {ruleset!r} (expected one of: {known})")
-    run(battles, seed, workers, armies=RULESET_ARMIES[ruleset], ruleset=ruleset)
+    chosen: tuple[tuple[str, str, float | None], ...] = MATCHUPS
+    if matchup:
+        pairs = [read_players(text) for text in matchup]
+        chosen = tuple((first, second, goal_of(first, second)) for first, second in pairs)
+    run(battles, seed, workers, chosen, armies=RULESET_ARMIES[ruleset], ruleset=ruleset)
