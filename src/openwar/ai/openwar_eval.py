@@ -90,11 +90,16 @@ def loss(
     """How much of ``unit``'s points (or ``worth``) its enemy has as good as won: all of them
     once it is destroyed or routed (OW-B9, OW-B16), else a share for casualties and Shaken
     tokens."""
-    rout = battle_rules().rout_shaken
     value = float(unit.points) if worth is None else worth
+    full = max(initial_size(state, unit.id), 1)
+    return lost_share(value, left, shaken, full, battle_rules().rout_shaken, w)
+
+
+def lost_share(value: float, left: int, shaken: int, full: int, rout: int, w: Weights) -> float:
+    """:func:`loss` of a unit worth ``value`` that started ``full`` strong and routs at
+    ``rout`` Shaken tokens, with ``left`` miniatures and ``shaken`` tokens."""
     if left <= 0 or shaken >= rout:
         return value
-    full = max(initial_size(state, unit.id), 1)
     return value * (w.material * (1.0 - left / full) + w.shaken * min(shaken, rout) / rout)
 
 
@@ -269,19 +274,13 @@ def _expected_loss(
     roll wins), over the exact joint odds (the same numbers for the same attack on a target of
     the same worth, size and tokens: remembered across the battle)."""
     slain_pmf, beats = _odds(profile)
-
-    def lost(left: int, tokens: int) -> float:  # loss(state, enemy, left, tokens, w, worth)
-        if left <= 0 or tokens >= rout:
-            return worth
-        return worth * (w.material * (1.0 - left / full) + w.shaken * min(tokens, rout) / rout)
-
     expected = slain = beaten = 0.0
     for k, p in enumerate(slain_pmf):
         if p <= 0.0:
             continue
         b = beats[k] if k < size else 0.0
-        after = b * lost(size - k, shaken + 1)
-        after += (1.0 - b) * lost(size - k, shaken)
+        after = b * lost_share(worth, size - k, shaken + 1, full, rout, w)
+        after += (1.0 - b) * lost_share(worth, size - k, shaken, full, rout, w)
         expected += p * after
         slain += p * k
         beaten += p * b
@@ -347,9 +346,9 @@ def _pressure(
     nearest = np.minimum.reduceat(table.min(axis=0), starts).tolist()
     # an enemy's threat and our chance against it depend on the gap only through the reach
     # it falls within: each worked out once per reach while the state is read
-    parts: dict[tuple[str, str, int], float] = {}
-    if state.scratch is not None:
-        parts = state.scratch.setdefault(("openwar.pressure_parts", unit.id, armor_bonus, w), {})
+    parts: dict[tuple[str, str, int], float] = state.remembered(
+        ("openwar.pressure_parts", unit.id, armor_bonus, w), dict
+    )
     exposure = opportunity = 0.0
     for enemy, gap in zip(enemies, nearest, strict=True):
         charge, shoot = reach(state, enemy)

@@ -58,14 +58,10 @@ def _nearest_enemy_gap(state: GameState, unit_id: str) -> float:
 def least_gap(state: GameState, unit_id: str, other_id: str) -> float:
     """The least gap between two units' miniatures on the table (both must have some;
     remembered while the state is only read: a menu asks it of each pair more than once)."""
-    if state.scratch is None:
-        return float(unit_gaps(state, state.on_table(unit_id), state.on_table(other_id)).min())
-    key = ("openwar.least_gap", unit_id, other_id)
-    found: float | None = state.scratch.get(key)
-    if found is None:
-        ours, theirs = state.on_table(unit_id), state.on_table(other_id)
-        found = state.scratch[key] = float(unit_gaps(state, ours, theirs).min())
-    return found
+    return state.remembered(
+        ("openwar.least_gap", unit_id, other_id),
+        lambda: float(unit_gaps(state, state.on_table(unit_id), state.on_table(other_id)).min()),
+    )
 
 
 def in_combat(state: GameState, unit_id: str) -> bool:
