@@ -28,3 +28,11 @@ def test_unknown_ruleset_is_refused_with_the_known_names() -> None:
     with pytest.raises(UnknownRulesetError, match="known: openwar, aos, opr, oldworld"):
         load_ruleset("warmaster")
     assert check_ruleset("opr") == "opr"
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_a_ruleset_says_it_plays_battles_exactly_when_it_has_battle_rules(name: str) -> None:
+    """`openwar rulesets` lists "battles" for the rulesets the engine can play, and only those."""
+    from openwar.engine.game import BATTLE_MODULES
+
+    assert ("battles" in load_ruleset(name).supports) == (name in BATTLE_MODULES)

@@ -29,9 +29,10 @@ class SideInfo:
 
     @classmethod
     def of(cls, army: ArmyList) -> SideInfo:
-        costs = {cost.unit: cost.total for cost in assess(army).cost.units}
+        cost = assess(army).cost
+        costs = {unit.unit: unit.total for unit in cost.units}
         units = tuple((u.name, costs.get(u.name, 0)) for u in army.units)
-        return cls(army.name, sum(points for _, points in units), units)
+        return cls(army.name, cost.total, units)  # the army's points, battalions included
 
 
 def summarise(
