@@ -1,5 +1,6 @@
 """Menus built with what a battle remembers across states (moves, shots, orders, set-up
-checks, the gap table) are the very menus built from nothing, at every step of a battle."""
+checks, the gap table) are the very menus built from nothing, at every step of a battle; the
+simple player's scores worked out together are each action's own."""
 
 from __future__ import annotations
 
@@ -9,15 +10,19 @@ import numpy as np
 import pytest
 
 from openwar.battles import load_setup, make_players, start
+from openwar.engine.actions import Action
 from openwar.engine.game import apply, legal_actions, outcome
 from openwar.engine.space import (
+    centroid,
     furthest_translation,
     furthest_translations,
     gaps,
 )
 from openwar.engine.state import GameState
-from openwar.rulesets.openwar.fight import skills
-from openwar.rulesets.openwar.orders import least_gap
+from openwar.rulesets.openwar.board import objectives
+from openwar.rulesets.openwar.fight import skills, weapons
+from openwar.rulesets.openwar.orders import in_combat, least_gap
+from openwar.rulesets.openwar.players import SCORES, scores
 
 ARMIES = Path(__file__).resolve().parents[3] / "examples" / "armies" / "openwar"
 SAMPLES = (ARMIES / "iron_road_legion.yaml", ARMIES / "hearthhold_lodge.yaml")
@@ -112,3 +117,69 @@ def test_least_gaps_remembered_while_read_are_the_least_of_the_fresh_gaps() -> N
                 assert {pair: least_gap(state, *pair) for pair in expected} == expected
             action = chooser[state.active].choose(state, legal_actions(state))
         state, _ = apply(state, action)
+
+
+def _distance_as_written(
+    state: GameState, point: tuple[float, float], goals: list[tuple[float, float]], side: int
+) -> float:
+    """The simple player's distance to its goal, one point at a time on plain floats."""
+    if goals:
+        x, y = point
+        return float(min(np.hypot(x - gx, y - gy) for gx, gy in goals))
+    enemies = state.side_miniatures(side, same=False)
+    if len(enemies) == 0:
+        return 0.0
+    return float(np.hypot(*(state.pos[enemies] - np.asarray(point)).T).min())
+
+
+def _score_as_written(state: GameState, action: Action) -> float:
+    """The simple player's score of one action, every fact worked out for it alone."""
+    if action.kind == "deploy":
+        assert action.point is not None
+        width = float(state.board["width"])
+        enemies = state.side_miniatures(action.side, same=False)
+        centre_bias = -abs(action.point[0] - width / 2.0) / width
+        if len(enemies) == 0:
+            forward = action.point[1] if action.side == 0 else -action.point[1]
+            return centre_bias + forward / 100.0
+        nearest = float(np.hypot(*(state.pos[enemies] - np.asarray(action.point)).T).min())
+        return centre_bias - nearest / 100.0
+    unit_id = str(action.unit)
+    strength = 0.1 * state.size(unit_id)
+    if action.kind == "regroup":
+        return SCORES["regroup"]
+    if action.kind == "skill":
+        return SCORES["skill"]
+    if action.kind == "run" and action.choice == "charge":
+        return SCORES["charge"] + strength
+    if action.kind == "run" and action.choice == "retreat":
+        return SCORES["retreat"] + 12.0 * state.unit(unit_id).tokens.get("shaken", 0)
+    if action.kind == "hold" and action.target is not None:
+        return (SCORES["fight"] if in_combat(state, unit_id) else SCORES["shoot"]) + strength
+    if action.kind == "advance" and action.choice == "move-fight" and action.target:
+        return SCORES["fight"] - 2.0 + strength
+    if action.kind in ("advance", "run") and action.point is not None:
+        goals = objectives(state)
+        side = state.unit(unit_id).side
+        x, y = centroid(state, state.on_table(unit_id)).tolist()
+        before = _distance_as_written(state, (x, y), goals, side)
+        ranged = bool(weapons(state, int(state.on_table(unit_id)[0]), ranged=True))
+        after = _distance_as_written(state, action.point, goals, side)
+        bonus = SCORES["objective"] if goals and action.target is None else SCORES["close"]
+        run_penalty = 1.5 if action.kind == "run" else 0.0
+        shooting = 2.0 if ranged and action.target else 0.0
+        return bonus + (before - after) / 10.0 - run_penalty + shooting
+    return SCORES["hold"]
+
+
+@pytest.mark.parametrize("seed", [1, 4])
+def test_simple_scores_of_a_whole_menu_are_each_action_s_own(seed: int) -> None:
+    """The simple player's scores of a menu, its units' facts remembered and the distances
+    worked out together, are the scores of each action worked out alone, at every step."""
+    state, _ = start(load_setup(SAMPLES, None, seed))
+    chooser = make_players(("simple", "simple"), seed)
+    while outcome(state) is None:
+        menu = legal_actions(state)
+        together = scores(state, menu)
+        assert together == [_score_as_written(state, action) for action in menu]
+        state, _ = apply(state, chooser[state.active].choose(state, menu))

@@ -35,13 +35,28 @@ class SimplePlayer:
         self.seed = seed
 
     def choose(self, state: GameState, menu: list[Action]) -> Action:
-        scores = [score(state, action) for action in menu]
-        return menu[int(np.argmax(scores))]
+        return menu[int(np.argmax(scores(state, menu)))]
+
+
+def scores(state: GameState, menu: list[Action]) -> list[float]:
+    """Each action's :func:`score`, worked out together while the state is read: a unit's
+    facts once, and the distances every move and set-up point would end at in one go per side
+    (each the same arithmetic as the action's alone)."""
+    with state.reading():
+        nearest = _nearest_after(state, menu)
+        return [_score(state, action, nearest.get(k)) for k, action in enumerate(menu)]
 
 
 def score(state: GameState, action: Action) -> float:
+    return scores(state, [action])[0]
+
+
+def _score(state: GameState, action: Action, nearest: float | None) -> float:
+    """The action's score; ``nearest`` is the distance of :func:`_nearest_after` for the
+    approach moves and set-up points (None for the others)."""
     if action.kind == "deploy":
-        return _deploy_score(state, action)
+        assert action.point is not None and nearest is not None
+        return _deploy_score(state, action, nearest)
     unit_id = str(action.unit)
     if action.kind == "regroup":
         return SCORES["regroup"]
@@ -58,8 +73,40 @@ def score(state: GameState, action: Action) -> float:
     if action.kind == "advance" and action.choice == "move-fight" and action.target:
         return SCORES["fight"] - 2.0 + _strength(state, unit_id)
     if action.kind in ("advance", "run") and action.point is not None:
-        return _approach_score(state, unit_id, action)
+        assert nearest is not None
+        return _approach_score(state, unit_id, action, nearest)
     return SCORES["hold"]
+
+
+def _approaches(action: Action) -> bool:
+    """Whether :func:`_score` scores the action by where the move ends."""
+    if action.point is None:
+        return False
+    if action.kind == "run":
+        return action.choice not in ("charge", "retreat")
+    if action.kind == "advance":
+        return not (action.choice == "move-fight" and action.target)
+    return False
+
+
+def _nearest_after(state: GameState, menu: list[Action]) -> dict[int, float]:
+    """For each approach move of ``menu`` (by its place): the distance from where it ends to
+    the nearest objective (or, with none left, the nearest enemy miniature); for each set-up
+    point: the distance to the nearest enemy miniature. Worked out for all the points of a
+    side at once, each the same subtractions and ``np.hypot`` as the point's alone."""
+    asked: dict[tuple[int, bool], list[int]] = {}
+    for k, action in enumerate(menu):
+        if action.kind == "deploy" and action.point is not None:
+            asked.setdefault((action.side, True), []).append(k)
+        elif _approaches(action):
+            asked.setdefault((state.unit(str(action.unit)).side, False), []).append(k)
+    goals = objectives(state)
+    found: dict[int, float] = {}
+    for (side, deploying), places in asked.items():
+        points = [point for k in places if (point := menu[k].point) is not None]
+        after = _distances_to(points, [] if deploying else goals, state, side)
+        found.update(zip(places, after, strict=True))
+    return found
 
 
 def _strength(state: GameState, unit_id: str) -> float:
@@ -67,51 +114,50 @@ def _strength(state: GameState, unit_id: str) -> float:
     return 0.1 * state.size(unit_id)
 
 
-def _approach_score(state: GameState, unit_id: str, action: Action) -> float:
-    assert action.point is not None
-    goals = objectives(state)
-    enemies = orders.enemy_minis(state, state.unit(unit_id).side)
-    before, ranged = _unit_facts(state, unit_id, goals, enemies)
-    after = _distance_to(action.point, goals, state, enemies)
+def _approach_score(state: GameState, unit_id: str, action: Action, after: float) -> float:
+    before, ranged, goals = _unit_facts(state, unit_id)
     bonus = SCORES["objective"] if goals and action.target is None else SCORES["close"]
     run_penalty = 1.5 if action.kind == "run" else 0.0
     shooting = 2.0 if ranged and action.target else 0.0
     return bonus + (before - after) / 10.0 - run_penalty + shooting
 
 
-def _unit_facts(
-    state: GameState, unit_id: str, goals: list[tuple[float, float]], enemies: np.ndarray
-) -> tuple[float, bool]:
-    """How far the unit is from its goal now, and whether its first miniature has a ranged
-    weapon: the same for every action of the unit (kept while the state is read)."""
-    key = ("openwar.simple.unit", unit_id)
-    if state.scratch is not None and key in state.scratch:
-        found: tuple[float, bool] = state.scratch[key]
-        return found
-    x, y = centroid(state, state.on_table(unit_id)).tolist()
-    before = _distance_to((x, y), goals, state, enemies)
-    ranged = bool(fight.weapons(state, int(state.on_table(unit_id)[0]), ranged=True))
-    if state.scratch is not None:
-        state.scratch[key] = (before, ranged)
-    return before, ranged
+def _unit_facts(state: GameState, unit_id: str) -> tuple[float, bool, bool]:
+    """How far the unit is from its goal now, whether its first miniature has a ranged weapon
+    and whether objectives are left: the same for every action of the unit (remembered while
+    the state is read)."""
+
+    def work() -> tuple[float, bool, bool]:
+        goals = objectives(state)
+        x, y = centroid(state, state.on_table(unit_id)).tolist()
+        before = _distances_to([(x, y)], goals, state, state.unit(unit_id).side)[0]
+        ranged = bool(fight.weapons(state, int(state.on_table(unit_id)[0]), ranged=True))
+        return before, ranged, bool(goals)
+
+    return state.remembered(("openwar.simple.unit", unit_id), work)
 
 
-def _distance_to(
-    point: tuple[float, float],
-    goals: list[tuple[float, float]],
-    state: GameState,
-    enemies: np.ndarray,
-) -> float:
+def _distances_to(
+    points: list[tuple[float, float]], goals: list[tuple[float, float]], state: GameState, side: int
+) -> list[float]:
+    """Each point's distance to the nearest of ``goals`` or, with no goals, to the nearest
+    enemy miniature of ``side`` (0.0 with none): one ``np.hypot`` of the offsets per pair."""
+    xy = np.asarray(points, dtype=np.float64).reshape(-1, 2)
     if goals:
-        x, y = point
-        return float(min(np.hypot(x - gx, y - gy) for gx, gy in goals))
+        there = np.asarray(goals, dtype=np.float64).reshape(-1, 2)
+        near = np.hypot(xy[:, None, 0] - there[None, :, 0], xy[:, None, 1] - there[None, :, 1])
+        return [float(d) for d in near.min(axis=1).tolist()]
+    enemies = orders.enemy_minis(state, side)
     if len(enemies) == 0:
-        return 0.0
-    return float(np.hypot(*(state.pos[enemies] - np.asarray(point)).T).min())
+        return [0.0] * len(xy)
+    there = state.pos.take(enemies, 0)
+    near = np.hypot(there[None, :, 0] - xy[:, None, 0], there[None, :, 1] - xy[:, None, 1])
+    return [float(d) for d in near.min(axis=1).tolist()]
 
 
-def _deploy_score(state: GameState, action: Action) -> float:
-    """Set up near the middle of the own zone's front edge."""
+def _deploy_score(state: GameState, action: Action, nearest: float) -> float:
+    """Set up near the middle of the own zone's front edge (``nearest``: the distance from
+    the point to the nearest enemy miniature)."""
     assert action.point is not None
     width = float(state.board["width"])
     enemies = orders.enemy_minis(state, action.side)
@@ -119,5 +165,4 @@ def _deploy_score(state: GameState, action: Action) -> float:
     if len(enemies) == 0:
         forward = action.point[1] if action.side == 0 else -action.point[1]
         return centre_bias + forward / 100.0
-    nearest = float(np.hypot(*(state.pos[enemies] - np.asarray(action.point)).T).min())
     return centre_bias - nearest / 100.0
