@@ -29,3 +29,16 @@ def test_svg_is_reproducible(tmp_path: Path) -> None:
 def test_plot_needs_svg_or_png(tmp_path: Path) -> None:
     with pytest.raises(OpenWarError, match=r"\.png or \.svg"):
         plot_run(SUMMARY, RESULTS, tmp_path / "a.pdf")
+
+
+def test_several_conditions_show_outcomes_by_condition(tmp_path: Path) -> None:
+    """Scores of different victory conditions count different things: with several, the
+    second panel shows each condition's outcomes instead of one score histogram."""
+    mixed = [
+        BattleResult(0, 11, 0, "minor", (3, 2), 5, condition="Loot and Plunder"),
+        BattleResult(1, 12, 1, "minor", (120, 400), 5, condition="War of Attrition"),
+    ]
+    chart = plot_run(SUMMARY, mixed, tmp_path / "mixed.svg").read_bytes()
+    assert b"By victory condition" in chart
+    alone = plot_run(SUMMARY, RESULTS, tmp_path / "alone.svg").read_bytes()
+    assert b"By victory condition" not in alone

@@ -57,6 +57,7 @@ def test_export_csv_has_one_row_per_battle(store_path: Path, tmp_path: Path) -> 
         assert row["winner"] == ("" if result.winner is None else "AB"[result.winner])
         assert (int(row["score_a"]), int(row["score_b"])) == result.scores
         assert float(row["points_lost_b"]) == result.points_lost[1]
+        assert row["condition"] == result.condition
 
 
 def test_interrupted_run_keeps_finished_battles_and_resumes_identically(
@@ -82,3 +83,21 @@ def test_default_store_follows_environment(monkeypatch: pytest.MonkeyPatch, tmp_
     monkeypatch.delenv("OPENWAR_STORE")
     assert default_store().name == "runs.sqlite3"
     assert "openwar" in str(default_store())
+
+
+def test_a_store_from_before_conditions_gets_the_column(store_path: Path) -> None:
+    """A store whose battles table has no condition column (written by an older OpenWar)
+    opens, reads its battles back with no condition and records new ones with theirs."""
+    import sqlite3
+
+    from openwar.sim.store import SCHEMA
+
+    old = sqlite3.connect(store_path)
+    old.executescript(SCHEMA.replace("    condition TEXT NOT NULL DEFAULT '',\n", ""))
+    old.close()
+    with RunStore(store_path) as store:
+        run_id = new_run(store, small_plan(battles=2))
+        finished = play_run(store, run_id, InProcess())
+        assert store.results(run_id) == finished.results
+    columns = [row[1] for row in sqlite3.connect(store_path).execute("PRAGMA table_info(battles)")]
+    assert columns.count("condition") == 1

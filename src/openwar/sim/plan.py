@@ -100,6 +100,7 @@ class BattleResult:
     units_lost: tuple[int, ...] = ()
     units_size: tuple[int, ...] = ()
     error: str | None = None
+    condition: str = ""  # the battleplan's victory condition ("" for none): how scores count
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -121,6 +122,7 @@ class BattleResult:
             units_lost=tuple(int(x) for x in data["units_lost"]),
             units_size=tuple(int(x) for x in data["units_size"]),
             error=data.get("error"),
+            condition=str(data.get("condition", "")),
         )
 
 
@@ -170,6 +172,7 @@ def measure(index: int, seed: int, setup: BattleSetup, record: BattleRecord) -> 
         points_lost=(round(points[0], 6), round(points[1], 6)),
         units_lost=tuple(int(x) for x in lost),
         units_size=tuple(int(x) for x in size),
+        condition=str(setup.board.get("victory") or ""),
     )
 
 

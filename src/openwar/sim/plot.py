@@ -21,7 +21,8 @@ COLOURS = ("#4a6fa5", "#c0504d")
 
 
 def plot_run(summary: dict[str, Any], results: list[BattleResult], path: Path) -> Path:
-    """Four panels: outcomes with their intervals, scores, points lost, rounds played."""
+    """Four panels: outcomes with their intervals, scores (by victory condition when the
+    battles had several: their scores count different things), points lost, rounds played."""
     if path.suffix.lower() not in FORMATS:
         raise OpenWarError(f"--plot {path}: expected a file name ending in .png or .svg")
     played = [r for r in results if r.error is None]
@@ -29,7 +30,10 @@ def plot_run(summary: dict[str, Any], results: list[BattleResult], path: Path) -
     fig, axes = plt.subplots(2, 2, figsize=(10, 7), dpi=100)
     names = [summary["armies"][side]["name"] for side in ("A", "B")]
     _outcomes(axes[0][0], played)
-    _histograms(axes[0][1], [[r.scores[i] for r in played] for i in (0, 1)], names, "score")
+    if len({r.condition for r in played}) > 1:
+        _by_condition(axes[0][1], played)
+    else:
+        _histograms(axes[0][1], [[r.scores[i] for r in played] for i in (0, 1)], names, "score")
     _histograms(
         axes[1][0], [[r.points_lost[i] for r in played] for i in (0, 1)], names, "points lost"
     )
@@ -68,6 +72,24 @@ def _outcomes(ax: Any, played: list[BattleResult]) -> None:
     ax.set_ylim(0, 1)
     ax.set_ylabel("share of battles")
     ax.set_title("Outcomes (solid: major, light: minor; 95% Wilson)")
+
+
+def _by_condition(ax: Any, played: list[BattleResult]) -> None:
+    """Per victory condition: the shares of A wins, draws and B wins, as stacked bars."""
+    names = sorted({r.condition for r in played})
+    counts = Counter((r.condition, r.winner) for r in played)
+    totals = [max(sum(counts[(name, w)] for w in (0, None, 1)), 1) for name in names]
+    left = [0.0] * len(names)
+    labels = [f"{name or 'none'} ({total})" for name, total in zip(names, totals, strict=True)]
+    for winner, colour, label in ((0, COLOURS[0], "A wins"), (None, "#888888", "draw"),
+                                  (1, COLOURS[1], "B wins")):  # fmt: skip
+        share = [counts[(name, winner)] / t for name, t in zip(names, totals, strict=True)]
+        ax.barh(labels, share, left=left, color=colour, label=label)
+        left = [a + b for a, b in zip(left, share, strict=True)]
+    ax.set_xlim(0, 1)
+    ax.invert_yaxis()
+    ax.set_title("By victory condition (battles)")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3, fontsize="small")
 
 
 def _histograms(ax: Any, values: list[list[float]], names: list[str], what: str) -> None:

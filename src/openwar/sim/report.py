@@ -23,7 +23,10 @@ def print_summary(console: Console, summary: dict[str, Any]) -> None:
         f"{summary['played']} battles, seed {summary['seed']}, on {summary['battleplan']}"
     )
     console.print(_outcomes(summary))
-    console.print(_sides(summary))
+    conditions = summary.get("conditions", {})
+    console.print(_sides(summary, scores=len(conditions) <= 1))
+    if len(conditions) > 1:
+        console.print(_conditions(conditions))
     if summary["units"]:
         console.print(_units(summary))
     rounds = summary["rounds"]
@@ -64,20 +67,39 @@ def _outcomes(summary: dict[str, Any]) -> Table:
     return table
 
 
-def _sides(summary: dict[str, Any]) -> Table:
+def _sides(summary: dict[str, Any], *, scores: bool = True) -> Table:
+    """Casualties per side, and the score when every battle scored the same way (with
+    several victory conditions the scores are shown per condition instead)."""
     table = Table(title="Per side: mean (10th - 90th percentile)", title_justify="left")
     table.add_column("side")
-    for column in ("score", "miniatures lost", "points lost", "destroyed/pt"):
+    columns = ("score",) * scores + ("miniatures lost", "points lost", "destroyed/pt")
+    for column in columns:
         table.add_column(column, justify="right")
     table.caption = "destroyed/pt: enemy points slain or fled per point of one's own army"
     for side in SIDES:
         casualties = summary["casualties"][side]
         table.add_row(
             side,
-            _spread(summary["scores"][side]),
+            *(_spread(summary["scores"][side]),) * scores,
             _spread(casualties["miniatures_lost"]),
             _spread(casualties["points_lost"]),
             _spread(summary["points_destroyed_per_point"][side], digits=2),
+        )
+    return table
+
+
+def _conditions(conditions: dict[str, dict[str, Any]]) -> Table:
+    title = "By victory condition (each scores its own way; mean scores)"
+    table = Table(title=title, title_justify="left")
+    columns = ("condition", "battles", "A wins", "draws", "B wins", "score A", "score B")
+    for column in columns:
+        table.add_column(column, justify="left" if column == "condition" else "right")
+    for name, entry in conditions.items():
+        table.add_row(
+            name,
+            str(entry["battles"]),
+            *(f"{entry[key]['rate']:.0%}" for key in ("A wins", "draws", "B wins")),
+            *(f"{entry['scores'][side]['mean']:.1f}" for side in SIDES),
         )
     return table
 

@@ -54,6 +54,7 @@ CREATE TABLE IF NOT EXISTS battles (
     units_lost TEXT NOT NULL,
     units_size TEXT NOT NULL,
     error TEXT,
+    condition TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (run_id, idx)
 );
 """
@@ -75,6 +76,7 @@ BATTLE_COLUMNS = (
     "units_lost",
     "units_size",
     "error",
+    "condition",
 )
 
 
@@ -131,6 +133,7 @@ class RunStore:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(path, timeout=30)
             self._db.executescript(SCHEMA)
+            _add_condition_column(self._db)
         except (OSError, sqlite3.Error) as exc:
             raise OpenWarError(f"--store {path}: cannot open the results store ({exc})") from exc
         self._db.execute("PRAGMA foreign_keys = ON")
@@ -246,6 +249,7 @@ CSV_HEADER = (
     "rounds",
     "reason",
     "battleplan",
+    "condition",
     "miniatures_lost_a",
     "miniatures_lost_b",
     "points_lost_a",
@@ -265,10 +269,20 @@ def _csv_row(r: BattleResult) -> tuple[Any, ...]:
         r.rounds,
         r.reason,
         r.battleplan,
+        r.condition,
         *r.miniatures_lost,
         *r.points_lost,
         r.error or "",
     )
+
+
+def _add_condition_column(db: sqlite3.Connection) -> None:
+    """A store written before battles recorded their victory condition gets the column (its
+    old battles read back with none)."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(battles)")}
+    if "condition" not in columns:
+        db.execute("ALTER TABLE battles ADD COLUMN condition TEXT NOT NULL DEFAULT ''")
+        db.commit()
 
 
 def _battle_row(r: BattleResult) -> tuple[Any, ...]:
@@ -286,11 +300,14 @@ def _battle_row(r: BattleResult) -> tuple[Any, ...]:
         json.dumps(list(r.units_lost)),
         json.dumps(list(r.units_size)),
         r.error,
+        r.condition,
     )
 
 
 def _battle(row: tuple[Any, ...]) -> BattleResult:
-    (index, seed, winner, victory, sa, sb, rounds, reason, plan, ma, mb, pa, pb, ul, us, err) = row
+    (index, seed, winner, victory, sa, sb, rounds, reason, plan, ma, mb, pa, pb, ul, us, err) = row[
+        :16
+    ]
     return BattleResult(
         index=index,
         seed=seed,
@@ -305,6 +322,7 @@ def _battle(row: tuple[Any, ...]) -> BattleResult:
         units_lost=tuple(json.loads(ul)),
         units_size=tuple(json.loads(us)),
         error=err,
+        condition=row[16],
     )
 
 

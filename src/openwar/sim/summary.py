@@ -65,6 +65,7 @@ def summarise(
             "B": describe([r.scores[1] for r in played]),
             "A - B": describe([r.scores[0] - r.scores[1] for r in played]),
         },
+        "conditions": _conditions(played),
         "casualties": _casualties(played),
         "points_destroyed_per_point": _efficiency(played, sides),
         "rounds": {
@@ -87,6 +88,23 @@ def _victories(played: list[BattleResult]) -> dict[str, dict[str, Any]]:
         side: {kind: rate(counts[(i, kind)], n) for kind in ("major", "minor")}
         for i, side in enumerate(SIDES)
     }
+
+
+def _conditions(played: list[BattleResult]) -> dict[str, dict[str, Any]]:
+    """Per victory condition (their scores count different things: objectives, points or
+    looted markers): battles, who won how often, and each side's score."""
+    found: dict[str, dict[str, Any]] = {}
+    for name in sorted({r.condition for r in played}):
+        mine = [r for r in played if r.condition == name]
+        wins = Counter(r.winner for r in mine)
+        found[name or "none"] = {
+            "battles": len(mine),
+            "A wins": rate(wins[0], len(mine)),
+            "draws": rate(wins[None], len(mine)),
+            "B wins": rate(wins[1], len(mine)),
+            "scores": {side: describe([r.scores[i] for r in mine]) for i, side in enumerate(SIDES)},
+        }
+    return found
 
 
 def _casualties(played: list[BattleResult]) -> dict[str, dict[str, Any]]:
