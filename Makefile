@@ -23,7 +23,7 @@ demo: $(VENV)/.installed
 		examples/armies/openwar/hearthhold_lodge.yaml --seed 7 \
 		--png out/battle.png --replay out/battle-replay.json
 	$(BIN)/openwar replay out/battle-replay.json --json | grep -E '"(winner|victory|verified)"'
-	$(BIN)/openwar odds aos --attacks 20 --hit 4+ --wound 3+ --rend -1 --damage D3 --save 4+ --reroll-hits ones --models-wounds 2
+	$(BIN)/openwar odds aos --attacks 20 --hit 4+ --wound 3+ --rend -1 --damage D3 --save 4+ --reroll-hits ones --models-wounds 2 --models 10
 
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check src tests
