@@ -71,7 +71,7 @@ def battle_command(
                 f"{picture}: expected a file name ending in .png or .svg", param_hint="'--png'"
             )
     chosen = _players(players)
-    board = _read_plan(battleplan) if battleplan is not None else None
+    board = _read_plan(battleplan, army_a) if battleplan is not None else None
     setup = load_setup((army_a, army_b), board, seed)
     if triumph is not None:
         _triumphs(setup, triumph)
@@ -114,22 +114,16 @@ def _players(text: str) -> tuple[str, str]:
         raise typer.BadParameter(reason, param_hint="'--players'") from None
 
 
-def _read_plan(path: Path) -> dict[str, Any]:
-    """A board from a battleplan JSON file, by the plan's own ruleset."""
-    try:
-        plan = json.loads(path.read_text())
-    except (OSError, ValueError) as exc:
-        raise OpenWarError(f"{path}: not a readable battleplan JSON ({exc})") from exc
-    if not isinstance(plan, dict):
-        raise OpenWarError(f"{path}: not a battleplan (expected a JSON object)")
-    if plan.get("ruleset") == "aos":
-        from openwar.rulesets.aos.board import board_from_plan
-    else:
-        from openwar.rulesets.openwar.board import board_from_plan
-    try:
-        return board_from_plan(plan)
-    except (KeyError, TypeError, IndexError) as exc:
-        raise OpenWarError(f"{path}: not a battleplan (missing {exc})") from exc
+def _read_plan(path: Path, army: Path) -> dict[str, Any] | None:
+    """The board of a battleplan JSON file, checked against army A's ruleset (as ``simulate``
+    and ``sweep`` check it)."""
+    from openwar.armies.files import load_army
+    from openwar.battleplans.files import UNITS, plan_board, read_battleplan
+
+    ruleset = load_army(army).ruleset
+    if ruleset not in UNITS:
+        return None  # load_setup says that these armies cannot fight a battle
+    return plan_board(read_battleplan(path, ruleset), ruleset)
 
 
 def _picture(

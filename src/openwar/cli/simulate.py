@@ -19,10 +19,11 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from openwar.battleplans.files import read_battleplan
 from openwar.battles import PLAYERS_HELP, read_players
 from openwar.errors import OpenWarError
 from openwar.sim.executors import Executor, make_executor
-from openwar.sim.plan import ArmyFile, BattleResult, SimulationPlan, read_battleplan
+from openwar.sim.plan import ArmyFile, BattleResult, SimulationPlan
 from openwar.sim.report import print_summary
 from openwar.sim.run import (
     FinishedRun,

@@ -12,9 +12,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from openwar.battleplans.files import read_battleplan
 from openwar.battles import PLAYERS_HELP, read_players
 from openwar.sim.executors import make_executor
-from openwar.sim.plan import SIDES, ArmyFile, SimulationPlan, read_battleplan
+from openwar.sim.plan import SIDES, ArmyFile, SimulationPlan
 from openwar.sim.sweep import SweepPoint, even_points, parse_values, play_sweep
 
 
