@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from openwar.battles import (
@@ -197,8 +198,9 @@ def report(
         return
     console = Console(highlight=False)
     names = [f"{SIDE_NAMES[i]}: {army.name} ({chosen[i]})" for i, army in enumerate(setup.armies)]
-    console.print(f"[bold]{setup.board.get('name', 'OpenWar')}[/bold] — seed {setup.seed}")
-    console.print("   vs   ".join(names))
+    plan_name = escape(str(setup.board.get("name", "OpenWar")))
+    console.print(f"[bold]{plan_name}[/bold] — seed {setup.seed}")
+    console.print("   vs   ".join(names), markup=False)
     if log:
         _print_log(console, record)
     console.print(table)
@@ -207,19 +209,20 @@ def report(
     winner = (
         "nobody"
         if result.winner is None
-        else f"{SIDE_NAMES[result.winner]} ({setup.armies[result.winner].name})"
+        else escape(f"{SIDE_NAMES[result.winner]} ({setup.armies[result.winner].name})")
     )
     console.print(
-        f"Result: [bold]{result.victory}[/bold] — winner {winner}; scores A {result.scores[0]} "
-        f"- B {result.scores[1]} after {result.rounds} rounds ({result.reason})"
+        f"Result: [bold]{escape(result.victory)}[/bold] — winner {winner}; scores A "
+        f"{result.scores[0]} - B {result.scores[1]} after {result.rounds} rounds "
+        f"({escape(result.reason)})"
     )
     console.print(f"{len(record.actions)} actions; final state {record.final.state_hash()[:16]}")
     if verified:
         console.print("Replay verified: the final state matches the recorded hash.")
     if picture is not None:
-        console.print(f"Picture of the table: {picture}")
+        console.print(f"Picture of the table: {picture}", markup=False)
     if replay is not None:
-        console.print(f"Replay written to {replay}")
+        console.print(f"Replay written to {replay}", markup=False)
 
 
 ORDER_LETTERS = {"advance": "A", "hold": "H", "run": "R", "skill": "S", "regroup": "G"}
@@ -269,6 +272,6 @@ def _highlights(rounds: list[RoundSummary]) -> list[str]:
 
 def _print_log(console: Console, record: BattleRecord) -> None:
     for action, events in zip(record.actions, record.events, strict=True):
-        console.print(f"[dim]{action}[/dim]")
+        console.print(f"[dim]{escape(str(action))}[/dim]")
         for event in events:
             console.print(f"    {event.kind}: {event.data}", markup=False)

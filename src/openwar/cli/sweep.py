@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from openwar.battleplans.files import read_battleplan
@@ -72,7 +73,8 @@ def sweep_command(
 def _print(
     console: Console, unit: str, side: str, points: list[SweepPoint], even: dict[str, float | None]
 ) -> None:
-    table = Table(title=f"{unit} ({side}): win share of {side}, draws half", title_justify="left")
+    title = escape(f"{unit} ({side}): win share of {side}, draws half")
+    table = Table(title=title, title_justify="left")
     for column in ("size", "army pts", "wins", "draws", "losses", "share", "95% interval"):
         table.add_column(column, justify="right")
     for p in points:
