@@ -56,3 +56,20 @@ def test_unknown_unit_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["sweep", str(ARMY_A), str(ARMY_B), "--unit", "Nope", "--size", "10,20"])
     err = capsys.readouterr().err
     assert code == 2 and "Legion Cohort" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("unit", "side", "hint"),
+    [
+        ("Lodge Shieldwall", "A", "'Lodge Shieldwall' is in army B: add --side B"),
+        ("Legion Cohort", "B", "'Legion Cohort' is in army A: use --side A"),
+    ],
+)
+def test_unit_of_the_other_army_suggests_its_side(
+    capsys: pytest.CaptureFixture[str], unit: str, side: str, hint: str
+) -> None:
+    argv = ["sweep", str(ARMY_A), str(ARMY_B), "--unit", unit, "--side", side, "--size", "10,20"]
+    code = main(argv)
+    err = capsys.readouterr().err
+    assert code == 2 and hint in err, err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err

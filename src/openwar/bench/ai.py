@@ -144,7 +144,7 @@ def run(
         began = time.perf_counter()
         for result in play_all(games(first, second, battles, seed, armies), workers):
             match.results.append(result)
-            console.print(_line(result), highlight=False)
+            console.print(_line(result), highlight=False, markup=False)
         console.print(f"  {first} vs {second}: {time.perf_counter() - began:.0f} s", style="dim")
         figures.append(match)
     console.print(table(figures, ruleset))

@@ -85,7 +85,9 @@ def run(repeat: int, trials: int) -> None:
         table.add_row(label, f"{mean:.6f}", f"{ours * 1e3:.3f} ms", *cells)
     console.print(table)
     if not have_icepool:
-        console.print("icepool is not installed: `pip install 'openwar[bench]'` to compare.")
+        console.print(
+            "icepool is not installed: `pip install 'openwar[bench]'` to compare.", markup=False
+        )
     profile = reference(20, "D3")
     simulate(profile, 10_000, 0)
     start = time.perf_counter()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -44,6 +45,28 @@ app.command("sweep")(sweep_command)
 def version() -> None:
     """Print the OpenWar version."""
     print(__version__)
+
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        version()
+        raise Exit(0)
+
+
+@app.callback()
+def _root(
+    show_version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            is_eager=True,
+            expose_value=False,
+            callback=_print_version,
+            help="Print the OpenWar version and exit.",
+        ),
+    ] = False,
+) -> None:
+    pass
 
 
 def main(argv: list[str] | None = None) -> int:

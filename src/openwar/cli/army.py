@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from openwar.armies.files import ArmyFileError, army_yaml, load_army
@@ -82,28 +83,34 @@ def validate_army(file: ArmyPath, as_json: Json = False) -> None:
 
 
 def _units_table(report: ArmyReport) -> Table:
-    table = Table(title=f"{report.army.name} ({report.army.ruleset})", title_justify="left")
+    title = escape(f"{report.army.name} ({report.army.ruleset})")
+    table = Table(title=title, title_justify="left")
     for column in ("Unit", "Type", "Size", "Options", "Points"):
         table.add_column(column, justify="right" if column in ("Size", "Points") else "left")
     for unit in report.cost.units:
         options = ", ".join(f"{o.option} x{o.models}" for o in unit.options) or "-"
-        table.add_row(unit.unit, unit.type, str(unit.size), options, str(unit.total))
+        _row(table, unit.unit, unit.type, str(unit.size), options, str(unit.total))
     for extra in report.cost.extras:
-        table.add_row(extra.name, "battalion", "", "", str(extra.points))
+        _row(table, extra.name, "battalion", "", "", str(extra.points))
     return table
 
 
 def _cost_table(report: ArmyReport) -> Table:
-    table = Table(title=f"Points of {report.army.name}", title_justify="left")
+    table = Table(title=escape(f"Points of {report.army.name}"), title_justify="left")
     for column in ("Unit", "Item", "Miniatures", "Paid as", "Points"):
         table.add_column(column, justify="right" if column in ("Miniatures", "Points") else "left")
     for unit in report.cost.units:
-        table.add_row(unit.unit, unit.type, str(unit.size), "base", str(unit.base))
+        _row(table, unit.unit, unit.type, str(unit.size), "base", str(unit.base))
         for o in unit.options:
-            table.add_row("", o.option, str(o.models), o.way, str(o.points))
+            _row(table, "", o.option, str(o.models), o.way, str(o.points))
     for extra in report.cost.extras:
-        table.add_row(extra.name, "battalion", "", "", str(extra.points))
+        _row(table, extra.name, "battalion", "", "", str(extra.points))
     return table
+
+
+def _row(table: Table, *cells: str) -> None:
+    """A row of names from the army file, shown as written (brackets are not Rich markup)."""
+    table.add_row(*(escape(cell) for cell in cells))
 
 
 def _print_summary(console: Console, report: ArmyReport) -> None:

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from openwar.battles import (
@@ -71,7 +72,7 @@ def battle_command(
                 f"{picture}: expected a file name ending in .png or .svg", param_hint="'--png'"
             )
     chosen = _players(players)
-    board = _read_plan(battleplan) if battleplan is not None else None
+    board = _read_plan(battleplan, army_a) if battleplan is not None else None
     setup = load_setup((army_a, army_b), board, seed)
     if triumph is not None:
         _triumphs(setup, triumph)
@@ -114,22 +115,16 @@ def _players(text: str) -> tuple[str, str]:
         raise typer.BadParameter(reason, param_hint="'--players'") from None
 
 
-def _read_plan(path: Path) -> dict[str, Any]:
-    """A board from a battleplan JSON file, by the plan's own ruleset."""
-    try:
-        plan = json.loads(path.read_text())
-    except (OSError, ValueError) as exc:
-        raise OpenWarError(f"{path}: not a readable battleplan JSON ({exc})") from exc
-    if not isinstance(plan, dict):
-        raise OpenWarError(f"{path}: not a battleplan (expected a JSON object)")
-    if plan.get("ruleset") == "aos":
-        from openwar.rulesets.aos.board import board_from_plan
-    else:
-        from openwar.rulesets.openwar.board import board_from_plan
-    try:
-        return board_from_plan(plan)
-    except (KeyError, TypeError, IndexError) as exc:
-        raise OpenWarError(f"{path}: not a battleplan (missing {exc})") from exc
+def _read_plan(path: Path, army: Path) -> dict[str, Any] | None:
+    """The board of a battleplan JSON file, checked against army A's ruleset (as ``simulate``
+    and ``sweep`` check it)."""
+    from openwar.armies.files import load_army
+    from openwar.battleplans.files import UNITS, plan_board, read_battleplan
+
+    ruleset = load_army(army).ruleset
+    if ruleset not in UNITS:
+        return None  # load_setup says that these armies cannot fight a battle
+    return plan_board(read_battleplan(path, ruleset), ruleset)
 
 
 def _picture(
@@ -203,8 +198,9 @@ def report(
         return
     console = Console(highlight=False)
     names = [f"{SIDE_NAMES[i]}: {army.name} ({chosen[i]})" for i, army in enumerate(setup.armies)]
-    console.print(f"[bold]{setup.board.get('name', 'OpenWar')}[/bold] — seed {setup.seed}")
-    console.print("   vs   ".join(names))
+    plan_name = escape(str(setup.board.get("name", "OpenWar")))
+    console.print(f"[bold]{plan_name}[/bold] — seed {setup.seed}")
+    console.print("   vs   ".join(names), markup=False)
     if log:
         _print_log(console, record)
     console.print(table)
@@ -213,19 +209,20 @@ def report(
     winner = (
         "nobody"
         if result.winner is None
-        else f"{SIDE_NAMES[result.winner]} ({setup.armies[result.winner].name})"
+        else escape(f"{SIDE_NAMES[result.winner]} ({setup.armies[result.winner].name})")
     )
     console.print(
-        f"Result: [bold]{result.victory}[/bold] — winner {winner}; scores A {result.scores[0]} "
-        f"- B {result.scores[1]} after {result.rounds} rounds ({result.reason})"
+        f"Result: [bold]{escape(result.victory)}[/bold] — winner {winner}; scores A "
+        f"{result.scores[0]} - B {result.scores[1]} after {result.rounds} rounds "
+        f"({escape(result.reason)})"
     )
     console.print(f"{len(record.actions)} actions; final state {record.final.state_hash()[:16]}")
     if verified:
         console.print("Replay verified: the final state matches the recorded hash.")
     if picture is not None:
-        console.print(f"Picture of the table: {picture}")
+        console.print(f"Picture of the table: {picture}", markup=False)
     if replay is not None:
-        console.print(f"Replay written to {replay}")
+        console.print(f"Replay written to {replay}", markup=False)
 
 
 ORDER_LETTERS = {"advance": "A", "hold": "H", "run": "R", "skill": "S", "regroup": "G"}
@@ -275,6 +272,6 @@ def _highlights(rounds: list[RoundSummary]) -> list[str]:
 
 def _print_log(console: Console, record: BattleRecord) -> None:
     for action, events in zip(record.actions, record.events, strict=True):
-        console.print(f"[dim]{action}[/dim]")
+        console.print(f"[dim]{escape(str(action))}[/dim]")
         for event in events:
             console.print(f"    {event.kind}: {event.data}", markup=False)

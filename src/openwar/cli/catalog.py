@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from openwar.rulesets import RULESETS, check_ruleset, load_ruleset
@@ -17,12 +18,12 @@ Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables
 
 
 def rich_table(data: TableData) -> Table:
-    """A Rich table from plain :class:`TableData`."""
-    table = Table(title=data.title, title_justify="left")
+    """A Rich table from plain :class:`TableData` (its text shown as written, not as markup)."""
+    table = Table(title=escape(data.title), title_justify="left")
     for column in data.columns:
         table.add_column(column, overflow="fold")
     for row in data.rows:
-        table.add_row(*row)
+        table.add_row(*(escape(cell) for cell in row))
     return table
 
 

@@ -83,7 +83,7 @@ def _finish(
     if extra is not None:
         extra(console)
     if plot is not None:
-        console.print(f"plot written to {plot}")
+        console.print(f"plot written to {plot}", markup=False)
 
 
 @odds_app.command("aos")

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from openwar.sim.report import print_summary
@@ -42,14 +43,14 @@ def list_runs(
     if as_json:
         typer.echo(json.dumps([run.to_json() for run in found], indent=2))
         return
-    table = Table(title=f"Runs in {path}", title_justify="left")
+    table = Table(title=escape(f"Runs in {path}"), title_justify="left")
     for column in ("id", "created", "A vs B", "players", "battles", "status", "A wins"):
         table.add_column(column, justify="right" if column in ("id", "battles") else "left")
     for run in found:
         table.add_row(
             str(run.id),
             run.created[:16].replace("T", " "),
-            f"{run.army_names[0]} vs {run.army_names[1]}",
+            escape(f"{run.army_names[0]} vs {run.army_names[1]}"),
             ",".join(run.plan.players),
             f"{run.done}/{run.plan.battles}",
             run.status,
@@ -73,8 +74,8 @@ def show_run(
     console = Console(highlight=False)
     console.print(f"[bold]Run {run.id}[/bold] — {run.status}, created {run.created}")
     for name, army in zip(run.army_names, run.plan.armies, strict=True):
-        console.print(f"  {name}: {army.path} (sha256 {army.sha256[:16]})")
-    console.print(f"  {run.done}/{run.plan.battles} battles; {run.code_version}")
+        console.print(f"  {name}: {army.path} (sha256 {army.sha256[:16]})", markup=False)
+    console.print(f"  {run.done}/{run.plan.battles} battles; {run.code_version}", markup=False)
     if run.summary is not None:
         print_summary(console, run.summary)
     else:
@@ -90,7 +91,9 @@ def export_run(
     """Export a run's battles as CSV (battle, seed, winner, victory, scores, casualties...)."""
     with _open(store) as runs:
         count = runs.export_csv(run_id, csv_file)
-    Console(stderr=True, highlight=False).print(f"{count} battles written to {csv_file}")
+    Console(stderr=True, highlight=False).print(
+        f"{count} battles written to {csv_file}", markup=False
+    )
 
 
 def _win_rate(run: StoredRun) -> str:

@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -19,10 +20,11 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from openwar.battleplans.files import read_battleplan
 from openwar.battles import PLAYERS_HELP, read_players
 from openwar.errors import OpenWarError
 from openwar.sim.executors import Executor, make_executor
-from openwar.sim.plan import ArmyFile, BattleResult, SimulationPlan, read_battleplan
+from openwar.sim.plan import ArmyFile, BattleResult, SimulationPlan
 from openwar.sim.report import print_summary
 from openwar.sim.run import (
     FinishedRun,
@@ -92,13 +94,14 @@ def simulate_command(
             with executor:  # started before the run is recorded: a bad --scheduler leaves none
                 run_id = resume if resume is not None else new_run(runs, plan)
                 if resume is not None:
-                    err.print(f"Resuming run {run_id} from {runs.path}")
+                    err.print(f"Resuming run {run_id} from {runs.path}", markup=False)
                 finished = _play(runs, run_id, executor, err)
         except RunInterrupted as stop:
             err.print(
                 f"Interrupted: {stop.done} of {stop.total} battles of run {stop.run_id} are kept "
                 f"in {runs.path}. Resume with: openwar simulate --resume {stop.run_id}"
-                + (f" --store {store}" if store is not None else "")
+                + (f" --store {store}" if store is not None else ""),
+                markup=False,
             )
             raise typer.Exit(130) from None
         _report(finished, runs.path, plot, as_json, err)
@@ -143,7 +146,8 @@ def _resumable(
     if stored.code_version != code_version():
         Console(stderr=True).print(
             f"warning: run {run_id} was started with {stored.code_version}; "
-            f"this is {code_version()}, so its results may differ"
+            f"this is {code_version()}, so its results may differ",
+            markup=False,
         )
     return stored.plan
 
@@ -152,7 +156,7 @@ def _play(runs: RunStore, run_id: int, executor: Executor, err: Console) -> Fini
     stored = runs.run(run_id)
     total = stored.plan.battles
     already = total - len(missing(runs, run_id))
-    name = f"{stored.army_names[0]} vs {stored.army_names[1]}"
+    name = escape(f"{stored.army_names[0]} vs {stored.army_names[1]}")
     columns = (
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -181,4 +185,4 @@ def _report(
     else:
         print_summary(Console(highlight=False), finished.summary)
     where = f"Run {finished.run_id} stored in {path}: openwar runs show {finished.run_id}"
-    err.print(where + (f"; chart: {plot}" if plot is not None else ""))
+    err.print(where + (f"; chart: {plot}" if plot is not None else ""), markup=False)

@@ -10,11 +10,13 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
+from openwar.battleplans.files import read_battleplan
 from openwar.battles import PLAYERS_HELP, read_players
 from openwar.sim.executors import make_executor
-from openwar.sim.plan import SIDES, ArmyFile, SimulationPlan, read_battleplan
+from openwar.sim.plan import SIDES, ArmyFile, SimulationPlan
 from openwar.sim.sweep import SweepPoint, even_points, parse_values, play_sweep
 
 
@@ -71,7 +73,8 @@ def sweep_command(
 def _print(
     console: Console, unit: str, side: str, points: list[SweepPoint], even: dict[str, float | None]
 ) -> None:
-    table = Table(title=f"{unit} ({side}): win share of {side}, draws half", title_justify="left")
+    title = escape(f"{unit} ({side}): win share of {side}, draws half")
+    table = Table(title=title, title_justify="left")
     for column in ("size", "army pts", "wins", "draws", "losses", "share", "95% interval"):
         table.add_column(column, justify="right")
     for p in points:

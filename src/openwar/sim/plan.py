@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -23,6 +22,7 @@ import numpy as np
 from openwar.armies.files import parse_army
 from openwar.armies.model import ArmyList
 from openwar.armies.validate import assess
+from openwar.battleplans.files import plan_board
 from openwar.battles import BattleSetup, fight_battle
 from openwar.engine.runner import BattleRecord
 from openwar.errors import OpenWarError
@@ -134,7 +134,7 @@ def play_battles(plan: SimulationPlan, items: Sequence[tuple[int, int]]) -> list
     """
     armies = plan.army_lists()
     ruleset = armies[0].ruleset
-    board = None if plan.battleplan is None else _board(plan.battleplan, ruleset)
+    board = None if plan.battleplan is None else plan_board(plan.battleplan, ruleset)
     results = []
     for index, seed in items:
         try:
@@ -174,35 +174,6 @@ def measure(index: int, seed: int, setup: BattleSetup, record: BattleRecord) -> 
         units_size=tuple(int(x) for x in size),
         condition=str(setup.board.get("victory") or ""),
     )
-
-
-def read_battleplan(path: Path, ruleset: str = "openwar") -> dict[str, Any]:
-    """A battleplan JSON file, checked by turning it into a ``ruleset`` board once."""
-    try:
-        plan = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise OpenWarError(f"{path}: not a readable battleplan JSON ({exc})") from exc
-    if not isinstance(plan, dict):
-        raise OpenWarError(f"{path}: not a battleplan (expected a JSON object)")
-    try:
-        _board(plan, ruleset)
-    except OpenWarError as exc:
-        raise OpenWarError(f"{path}: {exc}") from exc
-    return plan
-
-
-def _board(plan: dict[str, Any], ruleset: str) -> dict[str, Any]:
-    if ruleset == "aos":
-        from openwar.rulesets.aos.board import board_from_plan
-    else:
-        from openwar.rulesets.openwar.board import board_from_plan
-
-    try:
-        return board_from_plan(plan)
-    except (KeyError, TypeError, IndexError, ValueError) as exc:
-        if isinstance(exc, OpenWarError):
-            raise
-        raise OpenWarError(f"not a battleplan (missing or bad {exc})") from exc
 
 
 def _generated(armies: tuple[ArmyList, ArmyList], seed: int) -> dict[str, Any]:

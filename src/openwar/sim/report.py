@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 SIDES = ("A", "B")
@@ -17,10 +18,11 @@ def print_summary(console: Console, summary: dict[str, Any]) -> None:
     for side in SIDES:
         army = armies[side]
         console.print(
-            f"{side}: [bold]{army['name']}[/bold] ({army['points']} pts, {players[side]})"
+            f"{side}: [bold]{escape(army['name'])}[/bold] ({army['points']} pts, {players[side]})"
         )
     console.print(
-        f"{summary['played']} battles, seed {summary['seed']}, on {summary['battleplan']}"
+        f"{summary['played']} battles, seed {summary['seed']}, on {summary['battleplan']}",
+        markup=False,
     )
     console.print(_outcomes(summary))
     conditions = summary.get("conditions", {})
@@ -37,7 +39,8 @@ def print_summary(console: Console, summary: dict[str, Any]) -> None:
         first = summary["failures"][0]
         console.print(
             f"[red]{summary['failed']} battles failed[/red] and are left out; first: battle "
-            f"{first['battle']} (openwar battle ... --seed {first['seed']}): {first['error']}",
+            f"{first['battle']} (openwar battle ... --seed {first['seed']}): "
+            f"{escape(first['error'])}",
             markup=True,
             highlight=False,
         )
@@ -57,7 +60,7 @@ def _outcomes(summary: dict[str, Any]) -> Table:
             minor = str(victories[side]["minor"]["count"])
         name = key if side is None else f"{key} ({summary['armies'][side]['name']})"
         table.add_row(
-            name,
+            escape(name),
             str(entry["count"]),
             f"{entry['rate']:.1%}",
             f"{low:.1%} - {high:.1%}",
@@ -111,7 +114,7 @@ def _units(summary: dict[str, Any]) -> Table:
     for unit in summary["units"]:
         table.add_row(
             unit["side"],
-            unit["unit"],
+            escape(unit["unit"]),
             str(unit["points"]),
             str(unit["miniatures"]),
             f"{unit['share_lost']:.0%}",

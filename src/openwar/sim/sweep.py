@@ -84,6 +84,10 @@ def sweep_plans(
     armies = plan.army_lists()
     names = [u.name for u in armies[side].units]
     if unit not in names:
+        if any(u.name == unit for u in armies[1 - side].units):
+            there = SIDES[1 - side]
+            fix = "add --side B" if there == "B" else "use --side A (the default)"
+            raise OpenWarError(f"--unit {unit!r} is in army {there}: {fix}")
         raise OpenWarError(f"--unit {unit!r}: army {SIDES[side]} has {', '.join(names)}")
     varied = [_resized(armies[side], names.index(unit), size) for size in sizes]
     points = [assess(a).cost.total for a in varied]

@@ -1,0 +1,147 @@
+"""A battleplan JSON file (``openwar battleplan --json``) read back to play on.
+
+``openwar battle``, ``simulate`` and ``sweep`` all read a ``--battleplan`` here: the file is
+checked field by field against the armies' ruleset, so a plan for the other ruleset or with a
+field missing is refused in one line naming the file and the field, before any battle starts.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from openwar.errors import OpenWarError
+
+UNITS = {"openwar": "cm", "aos": "inch"}  # the ruleset a plan is made for -> its lengths
+NAMES = {"openwar": "OpenWar", "aos": "aos"}
+
+
+def read_battleplan(path: Path, ruleset: str) -> dict[str, Any]:
+    """The plan in a battleplan JSON file, checked for a ``ruleset`` battle."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise OpenWarError(f"{path}: not a readable battleplan JSON ({exc})") from exc
+    try:
+        plan = check_battleplan(data, ruleset)
+        plan_board(plan, ruleset)  # anything the checks missed is still reported here
+    except OpenWarError as exc:
+        raise OpenWarError(f"{path}: {exc}") from exc
+    return plan
+
+
+def plan_board(plan: dict[str, Any], ruleset: str) -> dict[str, Any]:
+    """A checked plan as the board of a ``ruleset`` battle."""
+    if ruleset == "aos":
+        from openwar.rulesets.aos.board import board_from_plan
+    else:
+        from openwar.rulesets.openwar.board import board_from_plan
+
+    try:
+        return board_from_plan(plan)
+    except (KeyError, TypeError, IndexError, ValueError) as exc:
+        if isinstance(exc, OpenWarError):
+            raise
+        raise OpenWarError(f"not a battleplan (missing or bad {exc})") from exc
+
+
+def check_battleplan(plan: Any, ruleset: str) -> dict[str, Any]:
+    """``plan`` if a ``ruleset`` battle can use it; else an error naming its first bad field."""
+    made = f"make one with `openwar battleplan --ruleset {ruleset} --json`"
+    if not isinstance(plan, dict):
+        raise OpenWarError(f"not a battleplan (expected a JSON object; {made})")
+    if "ruleset" not in plan:
+        raise OpenWarError(f'not a battleplan: "ruleset" is missing ({made})')
+    made_for = plan["ruleset"]
+    if made_for not in UNITS:
+        raise OpenWarError(
+            f'not a battleplan: "ruleset" is {made_for!r}, expected "openwar" or "aos"'
+        )
+    if made_for != ruleset:
+        raise OpenWarError(
+            f"the battleplan is for {made_for!r}; an {NAMES.get(ruleset, ruleset)} battle needs "
+            f"one made with `openwar battleplan --ruleset {ruleset}`"
+        )
+    _field(plan, "units", str)
+    if plan["units"] != UNITS[ruleset]:
+        raise OpenWarError(
+            f'not a battleplan: "units" is {plan["units"]!r}; a {ruleset} battleplan is '
+            f"in {UNITS[ruleset]!r}"
+        )
+    battlefield = _field(plan, "battlefield", dict)
+    for edge in ("width", "depth"):
+        if _number(battlefield, edge, "battlefield") <= 0:
+            raise OpenWarError(f'not a battleplan: "battlefield.{edge}" should be above 0')
+    board_map = _field(plan, "map", dict, "")
+    _field(board_map, "name", str, "map")
+    territories = _field(board_map, "territories", dict, "map")
+    for side in ("A", "B"):
+        _outline(territories, side, "map.territories")
+    victory = _field(plan, "victory", dict)
+    _field(victory, "name", str, "victory")
+    objectives = _field(victory, "objectives", list, "victory")
+    for k, point in enumerate(objectives):
+        _point(point, f"victory.objectives[{k}]")
+    features = _field(plan, "terrain", list)
+    for k, feature in enumerate(features):
+        where = f"terrain[{k}]"
+        if not isinstance(feature, dict):
+            raise OpenWarError(f'not a battleplan: "{where}" should be an object')
+        _field(feature, "name", str, where)
+        _outline(feature, "polygon", where)
+    for key in ("game_length", "objective_control_range"):
+        if plan.get(key) is not None:
+            _number(plan, key, "")
+    for key in ("twist", "ruses", "roll_offs"):
+        if plan.get(key) is not None:
+            _field(plan, key, dict)
+    return plan
+
+
+TYPE_NAMES: dict[type, str] = {str: "a string", dict: "an object", list: "a list"}
+
+
+def _field(data: dict[str, Any], key: str, kind: type, within: str = "") -> Any:
+    name = f"{within}.{key}" if within else key
+    if key not in data:
+        raise OpenWarError(f'not a battleplan: "{name}" is missing')
+    value = data[key]
+    if not isinstance(value, kind):
+        raise OpenWarError(
+            f'not a battleplan: "{name}" should be {TYPE_NAMES[kind]}, not {_shown(value)}'
+        )
+    return value
+
+
+def _number(data: dict[str, Any], key: str, within: str) -> float:
+    name = f"{within}.{key}" if within else key
+    if key not in data:
+        raise OpenWarError(f'not a battleplan: "{name}" is missing')
+    value = data[key]
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise OpenWarError(f'not a battleplan: "{name}" should be a number, not {_shown(value)}')
+    return float(value)
+
+
+def _outline(data: dict[str, Any], key: str, within: str) -> None:
+    points = _field(data, key, list, within)
+    name = f"{within}.{key}"
+    if len(points) < 3:
+        raise OpenWarError(f'not a battleplan: "{name}" should have at least 3 corners')
+    for k, point in enumerate(points):
+        _point(point, f"{name}[{k}]")
+
+
+def _point(point: Any, name: str) -> None:
+    if (
+        not isinstance(point, list)
+        or len(point) != 2
+        or any(isinstance(v, bool) or not isinstance(v, int | float) for v in point)
+    ):
+        raise OpenWarError(f'not a battleplan: "{name}" should be [x, y], not {_shown(point)}')
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."

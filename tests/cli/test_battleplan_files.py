@@ -1,0 +1,138 @@
+"""`--battleplan FILE` of `openwar battle`, `simulate` and `sweep`: a plan for the other
+ruleset or with a field missing is refused in one line naming the file and the field."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from openwar.battleplans.files import check_battleplan
+from openwar.battleplans.generator import generate, generate_default_scenario
+from openwar.battleplans.report import battleplan_json
+from openwar.cli.app import main
+from openwar.errors import OpenWarError
+
+EXAMPLES = Path(__file__).parents[2] / "examples" / "armies"
+SMALL = Path(__file__).parents[1] / "sim" / "data"
+OPENWAR = (str(SMALL / "small_legion.yaml"), str(SMALL / "small_lodge.yaml"))
+AOS = (str(EXAMPLES / "aos" / "ember_court.yaml"), str(EXAMPLES / "aos" / "gilded_vanguard.yaml"))
+ARMIES = {"openwar": OPENWAR, "aos": AOS}
+OTHER = {"openwar": "aos", "aos": "openwar"}
+
+
+def plan_file(tmp_path: Path, ruleset: str, change: Any = None) -> Path:
+    plan = battleplan_json(generate(ruleset, 1000, 3))
+    if change is not None:
+        change(plan)
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps(plan))
+    return path
+
+
+def one_line_error(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
+    code = main(argv)
+    captured = capsys.readouterr()
+    assert code == 2, captured.err
+    assert "Traceback" not in captured.out + captured.err
+    assert len(captured.err.strip().splitlines()) == 1, captured.err
+    return captured.err
+
+
+def commands(armies: tuple[str, str], path: Path) -> list[list[str]]:
+    plan = ["--battleplan", str(path)]
+    return [
+        ["battle", *armies, *plan],
+        ["simulate", *armies, "-n", "1", "--workers", "1", *plan],
+        ["sweep", *armies, "--unit", "X", "--size", "5,10", "-n", "1", "--workers", "1", *plan],
+    ]
+
+
+@pytest.mark.parametrize("ruleset", ["openwar", "aos"])
+@pytest.mark.parametrize("command", ["battle", "simulate", "sweep"])
+def test_a_plan_for_the_other_ruleset_is_refused_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, ruleset: str, command: str
+) -> None:
+    path = plan_file(tmp_path, OTHER[ruleset])
+    argv = next(a for a in commands(ARMIES[ruleset], path) if a[0] == command)
+    err = one_line_error(capsys, argv)
+    assert str(path) in err
+    assert f"the battleplan is for {OTHER[ruleset]!r}" in err
+    assert f"openwar battleplan --ruleset {ruleset}" in err
+
+
+def _drop(*keys: str) -> Any:
+    def change(plan: dict[str, Any]) -> None:
+        *within, last = keys
+        for key in within:
+            plan = plan[key]
+        del plan[last]
+
+    return change
+
+
+def _set(key: str, value: Any) -> Any:
+    return lambda plan: plan.update({key: value})
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda plan: plan.clear(), '"ruleset" is missing'),
+        (lambda plan: [plan.pop(k) for k in list(plan) if k != "ruleset"], '"units" is missing'),
+        (_drop("terrain"), '"terrain" is missing'),
+        (_drop("map", "territories", "B"), '"map.territories.B" is missing'),
+        (_drop("victory", "objectives"), '"victory.objectives" is missing'),
+        (_drop("battlefield", "width"), '"battlefield.width" is missing'),
+        (_set("battlefield", {"width": "wide", "depth": 90}), '"battlefield.width" should be a'),
+        (_set("units", "inch"), "\"units\" is 'inch'"),
+        (_set("ruleset", "chess"), "\"ruleset\" is 'chess'"),
+        (_set("terrain", [{"name": "Hill", "polygon": [[1, 2], [3]]}]), '"terrain[0].polygon'),
+    ],
+)
+def test_an_incomplete_plan_names_the_field_and_the_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, change: Any, message: str
+) -> None:
+    path = plan_file(tmp_path, "openwar", change)
+    for argv in commands(OPENWAR, path):
+        err = one_line_error(capsys, argv)
+        assert str(path) in err and message in err, err
+        assert "the battleplan is for" not in err
+
+
+def test_a_plan_that_is_not_an_object_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "plan.json"
+    path.write_text("[1, 2]")
+    err = one_line_error(capsys, ["battle", *OPENWAR, "--battleplan", str(path)])
+    assert str(path) in err and "expected a JSON object" in err
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        battleplan_json(generate("openwar", 1000, 3)),
+        battleplan_json(generate("aos", 2000, 8)),
+        battleplan_json(generate_default_scenario(1000, 3)),
+    ],
+)
+def test_generated_plans_pass_the_check(plan: dict[str, Any]) -> None:
+    check_battleplan(json.loads(json.dumps(plan)), plan["ruleset"])
+
+
+def test_the_check_refuses_the_other_ruleset() -> None:
+    with pytest.raises(OpenWarError, match="an OpenWar battle needs"):
+        check_battleplan(battleplan_json(generate("aos", 1000, 3)), "openwar")
+
+
+def test_battle_plays_on_a_plan_of_its_own_ruleset(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = plan_file(tmp_path, "openwar")
+    code = main(["battle", *OPENWAR, "--battleplan", str(path), "--json"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert json.loads(captured.out)["battleplan"]
