@@ -109,6 +109,9 @@ def test_openwar_bp_8_default_scenario_from_the_command(capsys: pytest.CaptureFi
     assert data["victory"]["name"] == "Destroy the Enemy"
     assert data["victory"]["objectives"] == []
     assert data["map"]["name"] == "Battle Lines"
+    assert main([*argv, "--points", "1000", "--seed", "4"]) == 0
+    text = capsys.readouterr().out
+    assert "Map: Battle Lines (set by the scenario)" in text and "rolled" not in text
 
 
 def test_default_scenario_is_openwar_only(capsys: pytest.CaptureFixture[str]) -> None:

@@ -123,6 +123,12 @@ def _gap(plan: Battleplan, which: str) -> float:
     return rules.edge_gap if which == "edge" else rules.feature_gap
 
 
+def _map_source(plan: Battleplan) -> str:
+    """How the map was chosen: rolled on the table, or set by a scenario (a scenario rolls
+    nothing for its map and victory, so it has no victory roll-off either)."""
+    return f"rolled {plan.map.roll}" if plan.victory_roll_off is not None else "set by the scenario"
+
+
 def _rolls(result: RollOff) -> str:
     return "(" + ", then ".join(f"{a}-{b}" for a, b in result.rolls) + ")"
 
@@ -160,7 +166,7 @@ def summary(plan: Battleplan) -> str:
         f"Battlefield: {distance_text(field.width, unit)} x {distance_text(field.depth, unit)}; "
         f"x runs west to east along the long edge, y south to north; north is the far long edge.",
         *terrain_lines(plan),
-        f"Map: {plan.map.name} (rolled {plan.map.roll}). {plan.map.description}",
+        f"Map: {plan.map.name} ({_map_source(plan)}). {plan.map.description}",
         *(
             f"  Territory {side}: {' '.join(_point(x, y) for x, y in ring(land.area))}"
             for side, land in plan.territories.items()

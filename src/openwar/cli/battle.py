@@ -34,7 +34,8 @@ def battle_command(
     battleplan: Annotated[
         Path | None,
         typer.Option(
-            help="Battleplan JSON (`openwar battleplan --ruleset openwar --points 1000 --json`)."
+            help="Battleplan JSON made for the armies' ruleset (`openwar battleplan --ruleset "
+            "openwar --points 1000 --json`, or --ruleset aos)."
         ),
     ] = None,
     seed: Annotated[int, typer.Option(min=0, help="Seed of the dice (and of the plan).")] = 1,
@@ -59,7 +60,7 @@ def battle_command(
         ),
     ] = None,
 ) -> None:
-    """Play an OpenWar battle between two army files and show what happened.
+    """Play a battle between two army files (OpenWar or Age of Sigmar) and show what happened.
 
     Example: openwar battle examples/armies/openwar/iron_road_legion.yaml
     examples/armies/openwar/hearthhold_lodge.yaml --seed 7 --png battle.png
