@@ -77,6 +77,18 @@ def _set(key: str, value: Any) -> Any:
     return lambda plan: plan.update({key: value})
 
 
+def _territory(side: str, corners: list[list[float]]) -> Any:
+    return lambda plan: plan["map"]["territories"].update({side: corners})
+
+
+def _same_territories(plan: dict[str, Any]) -> None:
+    plan["map"]["territories"]["B"] = plan["map"]["territories"]["A"]
+
+
+def _scenery(value: Any) -> Any:
+    return lambda plan: plan["terrain"][0].update({"scenery": value})
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
@@ -90,6 +102,14 @@ def _set(key: str, value: Any) -> Any:
         (_set("units", "inch"), "\"units\" is 'inch'"),
         (_set("ruleset", "chess"), "\"ruleset\" is 'chess'"),
         (_set("terrain", [{"name": "Hill", "polygon": [[1, 2], [3]]}]), '"terrain[0].polygon'),
+        (_territory("A", [[0, 0], [10, 10], [10, 0], [0, 10]]), "is not a simple shape"),
+        (_territory("A", [[0, 0], [5, 5], [10, 10]]), "is not a simple shape"),
+        (_territory("A", [[500, 500], [600, 500], [600, 600]]), "mostly off the battlefield"),
+        (_same_territories, "A and B mostly overlap"),
+        (_scenery("x"), '"terrain[0].scenery" should be an object'),
+        (_set("game_length", float("inf")), '"game_length" should be a number'),
+        (_set("roll_offs", {"terrain": "x"}), '"roll_offs.terrain" should be an object'),
+        (_set("triumphs", [1]), '"triumphs" should be side names'),
     ],
 )
 def test_an_incomplete_plan_names_the_field_and_the_file(

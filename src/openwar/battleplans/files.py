@@ -8,8 +8,12 @@ field missing is refused in one line naming the file and the field, before any b
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
+
+import shapely
+from shapely.geometry import Polygon, box
 
 from openwar.errors import OpenWarError
 
@@ -40,9 +44,12 @@ def plan_board(plan: dict[str, Any], ruleset: str) -> dict[str, Any]:
 
     try:
         return board_from_plan(plan)
-    except (KeyError, TypeError, IndexError, ValueError) as exc:
-        if isinstance(exc, OpenWarError):
-            raise
+    except OpenWarError:
+        raise
+    except (
+        KeyError, TypeError, IndexError, ValueError, AttributeError, OverflowError,
+        shapely.errors.ShapelyError,
+    ) as exc:  # fmt: skip
         raise OpenWarError(f"not a battleplan (missing or bad {exc})") from exc
 
 
@@ -76,8 +83,10 @@ def check_battleplan(plan: Any, ruleset: str) -> dict[str, Any]:
     board_map = _field(plan, "map", dict, "")
     _field(board_map, "name", str, "map")
     territories = _field(board_map, "territories", dict, "map")
-    for side in ("A", "B"):
-        _outline(territories, side, "map.territories")
+    table = box(0.0, 0.0, float(battlefield["width"]), float(battlefield["depth"]))
+    lands = [_area(territories, side, "map.territories", table) for side in ("A", "B")]
+    if lands[0].intersection(lands[1]).area > 0.5 * min(land.area for land in lands):
+        raise OpenWarError('not a battleplan: "map.territories" A and B mostly overlap')
     victory = _field(plan, "victory", dict)
     _field(victory, "name", str, "victory")
     objectives = _field(victory, "objectives", list, "victory")
@@ -90,12 +99,26 @@ def check_battleplan(plan: Any, ruleset: str) -> dict[str, Any]:
             raise OpenWarError(f'not a battleplan: "{where}" should be an object')
         _field(feature, "name", str, where)
         _outline(feature, "polygon", where)
+        if feature.get("scenery") is not None:
+            _field(feature, "scenery", dict, where)
     for key in ("game_length", "objective_control_range"):
         if plan.get(key) is not None:
             _number(plan, key, "")
     for key in ("twist", "ruses", "roll_offs"):
         if plan.get(key) is not None:
-            _field(plan, key, dict)
+            for name, entry in _field(plan, key, dict).items():
+                if key != "twist" and entry is not None and not isinstance(entry, dict):
+                    raise OpenWarError(
+                        f'not a battleplan: "{key}.{name}" should be an object, not {_shown(entry)}'
+                    )
+    triumphs = plan.get("triumphs")
+    if triumphs is not None and not (
+        isinstance(triumphs, str)
+        or (isinstance(triumphs, list) and all(isinstance(t, str) for t in triumphs))
+    ):
+        raise OpenWarError(
+            f'not a battleplan: "triumphs" should be side names, not {_shown(triumphs)}'
+        )
     return plan
 
 
@@ -119,9 +142,21 @@ def _number(data: dict[str, Any], key: str, within: str) -> float:
     if key not in data:
         raise OpenWarError(f'not a battleplan: "{name}" is missing')
     value = data[key]
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise OpenWarError(f'not a battleplan: "{name}" should be a number, not {_shown(value)}')
     return float(value)
+
+
+def _area(data: dict[str, Any], key: str, within: str, table: Polygon) -> Polygon:
+    """The polygon of ``data[key]``, which must be a simple shape with an area on the table."""
+    _outline(data, key, within)
+    shape = Polygon(data[key])
+    name = f"{within}.{key}"
+    if not shape.is_valid or shape.area <= 0.0:
+        raise OpenWarError(f'not a battleplan: "{name}" is not a simple shape with an area')
+    if shape.intersection(table).area < 0.5 * shape.area:
+        raise OpenWarError(f'not a battleplan: "{name}" lies mostly off the battlefield')
+    return shape
 
 
 def _outline(data: dict[str, Any], key: str, within: str) -> None:
@@ -137,7 +172,10 @@ def _point(point: Any, name: str) -> None:
     if (
         not isinstance(point, list)
         or len(point) != 2
-        or any(isinstance(v, bool) or not isinstance(v, int | float) for v in point)
+        or any(
+            isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v)
+            for v in point
+        )
     ):
         raise OpenWarError(f'not a battleplan: "{name}" should be [x, y], not {_shown(point)}')
 
