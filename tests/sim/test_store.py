@@ -85,19 +85,52 @@ def test_default_store_follows_environment(monkeypatch: pytest.MonkeyPatch, tmp_
     assert "openwar" in str(default_store())
 
 
-def test_a_store_from_before_conditions_gets_the_column(store_path: Path) -> None:
-    """A store whose battles table has no condition column (written by an older OpenWar)
-    opens, reads its battles back with no condition and records new ones with theirs."""
+def _old_store(path: Path, battles: int = 2) -> list[BattleResult]:
+    """A store as OpenWar wrote it before battles recorded their victory condition: a run of
+    ``battles`` battles; the results as played (with their condition)."""
     import sqlite3
 
-    from openwar.sim.store import SCHEMA
+    with RunStore(path) as store:
+        run_id = new_run(store, small_plan(battles=battles))
+        played = play_run(store, run_id, InProcess()).results
+    db = sqlite3.connect(path)
+    db.execute("ALTER TABLE battles DROP COLUMN condition")
+    db.commit()
+    db.close()
+    return played
 
-    old = sqlite3.connect(store_path)
-    old.executescript(SCHEMA.replace("    condition TEXT NOT NULL DEFAULT '',\n", ""))
-    old.close()
+
+def test_a_store_from_before_conditions_gets_the_column_filled(store_path: Path) -> None:
+    """A store whose battles table has no condition column (an older OpenWar's) opens with
+    the column added and each battle's condition filled in from its board, so a resumed or
+    re-read run summarises as it was played."""
+    import sqlite3
+
+    played = _old_store(store_path)
+    assert all(r.condition for r in played)
     with RunStore(store_path) as store:
-        run_id = new_run(store, small_plan(battles=2))
-        finished = play_run(store, run_id, InProcess())
-        assert store.results(run_id) == finished.results
+        assert store.results(1) == played
     columns = [row[1] for row in sqlite3.connect(store_path).execute("PRAGMA table_info(battles)")]
     assert columns.count("condition") == 1
+
+
+def test_an_old_store_that_cannot_be_written_is_still_read(store_path: Path) -> None:
+    """An older store opened read-only (an archive, another user's file) lists and reads its
+    runs without the condition column instead of failing."""
+    import sqlite3
+
+    played = _old_store(store_path)
+    real = sqlite3.connect
+
+    def read_only(path: Path, *args: object, **kwargs: object) -> sqlite3.Connection:
+        return real(f"file:{path}?mode=ro", *args, uri=True, **kwargs)  # type: ignore[arg-type]
+
+    try:
+        sqlite3.connect = read_only  # type: ignore[assignment]
+        with RunStore(store_path) as store:
+            assert [r.id for r in store.runs()] == [1]
+            read = store.results(1)
+    finally:
+        sqlite3.connect = real  # type: ignore[assignment]
+    assert [r.condition for r in read] == ["", ""]
+    assert [r.scores for r in read] == [r.scores for r in played]

@@ -80,7 +80,7 @@ def _by_condition(ax: Any, played: list[BattleResult]) -> None:
     counts = Counter((r.condition, r.winner) for r in played)
     totals = [max(sum(counts[(name, w)] for w in (0, None, 1)), 1) for name in names]
     left = [0.0] * len(names)
-    labels = [f"{name or 'none'} ({total})" for name, total in zip(names, totals, strict=True)]
+    labels = [f"{name or '(none)'} ({total})" for name, total in zip(names, totals, strict=True)]
     for winner, colour, label in ((0, COLOURS[0], "A wins"), (None, "#888888", "draw"),
                                   (1, COLOURS[1], "B wins")):  # fmt: skip
         share = [counts[(name, winner)] / t for name, t in zip(names, totals, strict=True)]

@@ -99,7 +99,7 @@ def _conditions(conditions: dict[str, dict[str, Any]]) -> Table:
         table.add_column(column, justify="left" if column == "condition" else "right")
     for name, entry in conditions.items():
         table.add_row(
-            name,
+            escape(name),
             str(entry["battles"]),
             *(f"{entry[key]['rate']:.0%}" for key in ("A wins", "draws", "B wins")),
             *(f"{entry['scores'][side]['mean']:.1f}" for side in SIDES),

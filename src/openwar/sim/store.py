@@ -133,7 +133,7 @@ class RunStore:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(path, timeout=30)
             self._db.executescript(SCHEMA)
-            _add_condition_column(self._db)
+            self._conditions = _add_condition_column(self._db)
         except (OSError, sqlite3.Error) as exc:
             raise OpenWarError(f"--store {path}: cannot open the results store ({exc})") from exc
         self._db.execute("PRAGMA foreign_keys = ON")
@@ -217,10 +217,16 @@ class RunStore:
         ids = [row[0] for row in self._db.execute("SELECT id FROM runs ORDER BY id")]
         return [self.run(i) for i in ids]
 
+    def _columns(self) -> tuple[str, ...]:
+        """The battle columns to read (a store without the condition column reads none)."""
+        if self._conditions:
+            return BATTLE_COLUMNS
+        return (*BATTLE_COLUMNS[:-1], "'' AS condition")
+
     def results(self, run_id: int) -> list[BattleResult]:
         """The finished battles of a run, by battle index."""
         rows = self._db.execute(
-            f"SELECT {', '.join(BATTLE_COLUMNS)} FROM battles WHERE run_id = ? ORDER BY idx",
+            f"SELECT {', '.join(self._columns())} FROM battles WHERE run_id = ? ORDER BY idx",
             (run_id,),
         )
         return [_battle(row) for row in rows]
@@ -249,12 +255,12 @@ CSV_HEADER = (
     "rounds",
     "reason",
     "battleplan",
-    "condition",
     "miniatures_lost_a",
     "miniatures_lost_b",
     "points_lost_a",
     "points_lost_b",
     "error",
+    "condition",
 )
 
 
@@ -269,20 +275,56 @@ def _csv_row(r: BattleResult) -> tuple[Any, ...]:
         r.rounds,
         r.reason,
         r.battleplan,
-        r.condition,
         *r.miniatures_lost,
         *r.points_lost,
         r.error or "",
+        r.condition,
     )
 
 
-def _add_condition_column(db: sqlite3.Connection) -> None:
-    """A store written before battles recorded their victory condition gets the column (its
-    old battles read back with none)."""
-    columns = {row[1] for row in db.execute("PRAGMA table_info(battles)")}
-    if "condition" not in columns:
+def _add_condition_column(db: sqlite3.Connection) -> bool:
+    """Give a store written before battles recorded their victory condition the column, filled
+    in for its battles; whether the battles table has the column (a store that cannot be
+    written, or that another process is changing, is read without it)."""
+    if "condition" in _battle_columns(db):
+        return True
+    try:
         db.execute("ALTER TABLE battles ADD COLUMN condition TEXT NOT NULL DEFAULT ''")
+        _fill_conditions(db)
         db.commit()
+    except sqlite3.OperationalError:
+        db.rollback()
+        return "condition" in _battle_columns(db)
+    return True
+
+
+def _battle_columns(db: sqlite3.Connection) -> set[str]:
+    return {row[1] for row in db.execute("PRAGMA table_info(battles)")}
+
+
+DEFAULT_CONDITIONS = {  # boards without a battleplan: their names do not end in the condition
+    "Deployment zones, destroy the enemy": "Destroy the Enemy",
+    "First Blood": "First Blood",
+}
+
+
+def _fill_conditions(db: sqlite3.Connection) -> None:
+    """Each stored battle's victory condition: the run's own battleplan's, else the end of the
+    generated board's name ("Map: Condition"), else a default board's."""
+    plans = {rid: text for rid, text in db.execute("SELECT id, battleplan FROM runs")}
+    rows = db.execute("SELECT run_id, idx, battleplan FROM battles WHERE error IS NULL")
+    for run_id, idx, board in rows.fetchall():
+        plan = json.loads(plans[run_id]) if plans.get(run_id) else None
+        if isinstance(plan, dict) and isinstance(plan.get("victory"), dict):
+            condition = str(plan["victory"].get("name", ""))
+        elif ": " in board:
+            condition = board.rsplit(": ", 1)[1]
+        else:
+            condition = DEFAULT_CONDITIONS.get(board, "")
+        db.execute(
+            "UPDATE battles SET condition = ? WHERE run_id = ? AND idx = ?",
+            (condition, run_id, idx),
+        )
 
 
 def _battle_row(r: BattleResult) -> tuple[Any, ...]:

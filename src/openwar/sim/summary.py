@@ -97,7 +97,7 @@ def _conditions(played: list[BattleResult]) -> dict[str, dict[str, Any]]:
     for name in sorted({r.condition for r in played}):
         mine = [r for r in played if r.condition == name]
         wins = Counter(r.winner for r in mine)
-        found[name or "none"] = {
+        found[name or "(none)"] = {
             "battles": len(mine),
             "A wins": rate(wins[0], len(mine)),
             "draws": rate(wins[None], len(mine)),
