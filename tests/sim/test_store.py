@@ -114,7 +114,9 @@ def test_a_store_from_before_conditions_gets_the_column_filled(store_path: Path)
     assert columns.count("condition") == 1
 
 
-def test_an_old_store_that_cannot_be_written_is_still_read(store_path: Path) -> None:
+def test_an_old_store_that_cannot_be_written_is_still_read(
+    store_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """An older store opened read-only (an archive, another user's file) lists and reads its
     runs without the condition column instead of failing."""
     import sqlite3
@@ -122,15 +124,12 @@ def test_an_old_store_that_cannot_be_written_is_still_read(store_path: Path) -> 
     played = _old_store(store_path)
     real = sqlite3.connect
 
-    def read_only(path: Path, *args: object, **kwargs: object) -> sqlite3.Connection:
-        return real(f"file:{path}?mode=ro", *args, uri=True, **kwargs)  # type: ignore[arg-type]
+    def read_only(path: Path, timeout: float = 5.0) -> sqlite3.Connection:
+        return real(f"file:{path}?mode=ro", timeout=timeout, uri=True)
 
-    try:
-        sqlite3.connect = read_only  # type: ignore[assignment]
-        with RunStore(store_path) as store:
-            assert [r.id for r in store.runs()] == [1]
-            read = store.results(1)
-    finally:
-        sqlite3.connect = real  # type: ignore[assignment]
+    monkeypatch.setattr(sqlite3, "connect", read_only)
+    with RunStore(store_path) as store:
+        assert [r.id for r in store.runs()] == [1]
+        read = store.results(1)
     assert [r.condition for r in read] == ["", ""]
     assert [r.scores for r in read] == [r.scores for r in played]
