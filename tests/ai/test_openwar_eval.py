@@ -111,6 +111,17 @@ def test_early_every_holder_worn_down_counts_in_the_last_round_only_the_last_few
     assert share_of_half() < 0.2  # only the last few swing it now
 
 
+def test_drawn_and_quartered_judges_every_round_as_the_last() -> None:
+    """Drawn and Quartered scores at every end of round, so its margin spread is the last
+    round's from the first round on; Field of Glory's grows with the rounds to come."""
+    state = charge_position()
+    state.board.update(victory=victory.QUARTERED, objectives=[[45.0, 62.0]])
+    assert state.round == 1 < rounds_to_score(state)
+    assert control_spread(state) == EVALUATION.w.control_spread
+    state.board.update(victory=victory.FIELD)
+    assert control_spread(state) > EVALUATION.w.control_spread
+
+
 def test_a_unit_on_an_objective_is_worth_a_share_of_it() -> None:
     state = charge_position()
     b1 = state.unit("b1")

@@ -522,7 +522,11 @@ def hold_chance(margin: float, spread: float = WEIGHTS.control_spread) -> float:
 def control_spread(state: GameState, w: Weights = WEIGHTS) -> float:
     """The margin of miniatures that holds an objective about 76% surely: wider while more
     ends of rounds are to come (until the last, fights and moves can swing a margin a long
-    way, so wearing down a big holder counts; in the last round a few miniatures decide)."""
+    way, so wearing down a big holder counts; in the last round a few miniatures decide).
+    Drawn and Quartered scores a point at every end of round, so there this round's margin
+    decides as in the last round (its worth already counts the rounds to come)."""
+    if victory.victory_name(state) == victory.QUARTERED:
+        return w.control_spread
     return w.control_spread + w.control_growth * (rounds_to_score(state) - 1)
 
 
