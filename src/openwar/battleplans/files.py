@@ -17,26 +17,41 @@ from shapely.geometry import Polygon, box
 
 from openwar.errors import OpenWarError
 
-UNITS = {"openwar": "cm", "aos": "inch"}  # the ruleset a plan is made for -> its lengths
-NAMES = {"openwar": "OpenWar", "aos": "aos"}
+NAMES = {"openwar": "OpenWar"}  # how a message names a ruleset's battle (else by its name)
+
+
+def plan_units() -> dict[str, str]:
+    """The rulesets ``openwar battleplan`` makes plans for, and the unit of their lengths."""
+    from openwar.rulesets import RULESETS, load_ruleset
+
+    found = {name: load_ruleset(name) for name in RULESETS}
+    return {name: r.length_unit for name, r in found.items() if "battleplans" in r.supports}
 
 
 def read_battleplan(path: Path, ruleset: str) -> dict[str, Any]:
     """The plan in a battleplan JSON file, checked for a ``ruleset`` battle."""
+    return _read(path, ruleset)[0]
+
+
+def read_board(path: Path, ruleset: str) -> dict[str, Any]:
+    """The board of a ``ruleset`` battle on the plan in a battleplan JSON file."""
+    return _read(path, ruleset)[1]
+
+
+def _read(path: Path, ruleset: str) -> tuple[dict[str, Any], dict[str, Any]]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise OpenWarError(f"{path}: not a readable battleplan JSON ({exc})") from exc
     try:
-        plan = check_battleplan(data, ruleset)
-        plan_board(plan, ruleset)  # anything the checks missed is still reported here
+        return data, plan_board(data, ruleset)  # the board checks the plan first
     except OpenWarError as exc:
         raise OpenWarError(f"{path}: {exc}") from exc
-    return plan
 
 
-def plan_board(plan: dict[str, Any], ruleset: str) -> dict[str, Any]:
-    """A checked plan as the board of a ``ruleset`` battle."""
+def plan_board(plan: Any, ruleset: str) -> dict[str, Any]:
+    """A plan as the board of a ``ruleset`` battle (each board builder checks the plan with
+    :func:`check_battleplan` first); anything it still trips on is one line too."""
     if ruleset == "aos":
         from openwar.rulesets.aos.board import board_from_plan
     else:
@@ -61,20 +76,20 @@ def check_battleplan(plan: Any, ruleset: str) -> dict[str, Any]:
     if "ruleset" not in plan:
         raise OpenWarError(f'not a battleplan: "ruleset" is missing ({made})')
     made_for = plan["ruleset"]
-    if made_for not in UNITS:
-        raise OpenWarError(
-            f'not a battleplan: "ruleset" is {made_for!r}, expected "openwar" or "aos"'
-        )
+    units = plan_units()
+    if made_for not in units:
+        known = " or ".join(repr(name) for name in units)
+        raise OpenWarError(f'not a battleplan: "ruleset" is {made_for!r}, expected {known}')
     if made_for != ruleset:
         raise OpenWarError(
             f"the battleplan is for {made_for!r}; an {NAMES.get(ruleset, ruleset)} battle needs "
             f"one made with `openwar battleplan --ruleset {ruleset}`"
         )
     _field(plan, "units", str)
-    if plan["units"] != UNITS[ruleset]:
+    if plan["units"] != units[ruleset]:
         raise OpenWarError(
             f'not a battleplan: "units" is {plan["units"]!r}; a {ruleset} battleplan is '
-            f"in {UNITS[ruleset]!r}"
+            f"in {units[ruleset]!r}"
         )
     battlefield = _field(plan, "battlefield", dict)
     for edge in ("width", "depth"):

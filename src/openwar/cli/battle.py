@@ -120,12 +120,13 @@ def _read_plan(path: Path, army: Path) -> dict[str, Any] | None:
     """The board of a battleplan JSON file, checked against army A's ruleset (as ``simulate``
     and ``sweep`` check it)."""
     from openwar.armies.files import load_army
-    from openwar.battleplans.files import UNITS, plan_board, read_battleplan
+    from openwar.battleplans.files import read_board
+    from openwar.rulesets import load_ruleset
 
     ruleset = load_army(army).ruleset
-    if ruleset not in UNITS:
+    if "battles" not in load_ruleset(ruleset).supports:
         return None  # load_setup says that these armies cannot fight a battle
-    return plan_board(read_battleplan(path, ruleset), ruleset)
+    return read_board(path, ruleset)
 
 
 def _picture(

@@ -24,14 +24,11 @@ SIDES = ("A", "B")
 def board_from_plan(plan: dict[str, Any]) -> dict[str, Any]:
     """A board from ``openwar battleplan --ruleset aos --json``."""
     from openwar.battleplans.data import load_battlepack
+    from openwar.battleplans.files import check_battleplan
     from openwar.battleplans.maps import deployment_zone
     from openwar.geometry.features import Territory as Land
 
-    if plan.get("ruleset") != "aos" or plan.get("units") != "inch":
-        raise OpenWarError(
-            f"the battleplan is for {plan.get('ruleset')!r}; an aos battle needs one made with "
-            "`openwar battleplan --ruleset aos`"
-        )
+    check_battleplan(plan, "aos")
     lands = {s: Land(s, Polygon(plan["map"]["territories"][s])) for s in SIDES}
     gap = load_battlepack("aos").deployment.enemy_territory_gap
     zones = [

@@ -44,15 +44,11 @@ def board_from_plan(plan: dict[str, Any]) -> dict[str, Any]:
     """An OpenWar battle's board from a battleplan (``openwar battleplan --ruleset openwar
     --json``): deployment zones, terrain, objectives, game length (OW-B16)."""
     from openwar.battleplans.data import load_battlepack
+    from openwar.battleplans.files import check_battleplan
     from openwar.battleplans.maps import deployment_zone
-    from openwar.errors import OpenWarError
     from openwar.geometry.features import Territory as Land
 
-    if plan.get("ruleset") != "openwar" or plan.get("units") != "cm":
-        raise OpenWarError(
-            f"the battleplan is for {plan.get('ruleset')!r}; an OpenWar battle needs one made "
-            "with `openwar battleplan --ruleset openwar`"
-        )
+    check_battleplan(plan, "openwar")
     lands = {side: Land(side, Polygon(plan["map"]["territories"][side])) for side in ("A", "B")}
     gap = load_battlepack("openwar").deployment.enemy_territory_gap  # OW-BP.2
     zones = [
