@@ -302,16 +302,21 @@ def _battle_columns(db: sqlite3.Connection) -> set[str]:
     return {row[1] for row in db.execute("PRAGMA table_info(battles)")}
 
 
-DEFAULT_CONDITIONS = {  # boards without a battleplan: their names do not end in the condition
-    "Deployment zones, destroy the enemy": "Destroy the Enemy",
-    "First Blood": "First Blood",
-}
+def _default_conditions() -> dict[str, str]:
+    """The victory condition of each ruleset's board without a battleplan, by the board's
+    name (those names do not end in the condition)."""
+    from openwar.rulesets.aos.board import first_blood_board
+    from openwar.rulesets.openwar.board import default_board
+
+    boards = (default_board(), first_blood_board())
+    return {str(board["name"]): str(board.get("victory") or "") for board in boards}
 
 
 def _fill_conditions(db: sqlite3.Connection) -> None:
     """Each stored battle's victory condition: the run's own battleplan's, else the end of the
     generated board's name ("Map: Condition"), else a default board's."""
     plans = {rid: text for rid, text in db.execute("SELECT id, battleplan FROM runs")}
+    defaults = _default_conditions()
     rows = db.execute("SELECT run_id, idx, battleplan FROM battles WHERE error IS NULL")
     for run_id, idx, board in rows.fetchall():
         plan = json.loads(plans[run_id]) if plans.get(run_id) else None
@@ -320,7 +325,7 @@ def _fill_conditions(db: sqlite3.Connection) -> None:
         elif ": " in board:
             condition = board.rsplit(": ", 1)[1]
         else:
-            condition = DEFAULT_CONDITIONS.get(board, "")
+            condition = defaults.get(board, "")
         db.execute(
             "UPDATE battles SET condition = ? WHERE run_id = ? AND idx = ?",
             (condition, run_id, idx),

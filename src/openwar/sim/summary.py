@@ -42,7 +42,6 @@ def summarise(
     ordered = sorted(results, key=lambda r: r.index)
     played = [r for r in ordered if r.error is None]
     n = len(played)
-    wins = Counter(r.winner for r in played)
     return {
         "format": SUMMARY_FORMAT,
         "armies": {
@@ -54,11 +53,7 @@ def summarise(
         "battles": plan.battles,
         "played": n,
         "failed": len(ordered) - n,
-        "outcomes": {
-            "A wins": rate(wins[0], n),
-            "draws": rate(wins[None], n),
-            "B wins": rate(wins[1], n),
-        },
+        "outcomes": _outcomes(played),
         "victories": _victories(played),
         "scores": {
             "A": describe([r.scores[0] for r in played]),
@@ -96,15 +91,19 @@ def _conditions(played: list[BattleResult]) -> dict[str, dict[str, Any]]:
     found: dict[str, dict[str, Any]] = {}
     for name in sorted({r.condition for r in played}):
         mine = [r for r in played if r.condition == name]
-        wins = Counter(r.winner for r in mine)
         found[name or "(none)"] = {
             "battles": len(mine),
-            "A wins": rate(wins[0], len(mine)),
-            "draws": rate(wins[None], len(mine)),
-            "B wins": rate(wins[1], len(mine)),
+            **_outcomes(mine),
             "scores": {side: describe([r.scores[i] for r in mine]) for i, side in enumerate(SIDES)},
         }
     return found
+
+
+def _outcomes(played: list[BattleResult]) -> dict[str, dict[str, Any]]:
+    """How often A won, the battle was drawn and B won, with Wilson intervals."""
+    wins = Counter(r.winner for r in played)
+    n = len(played)
+    return {"A wins": rate(wins[0], n), "draws": rate(wins[None], n), "B wins": rate(wins[1], n)}
 
 
 def _casualties(played: list[BattleResult]) -> dict[str, dict[str, Any]]:
