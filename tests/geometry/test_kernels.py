@@ -26,8 +26,9 @@ from openwar.engine.kernels import (
     picks,
     straight_moves,
     table_moves,
+    tray_moves,
 )
-from openwar.engine.state import FloatArray, IntArray
+from openwar.engine.state import BoolArray, FloatArray, IntArray
 
 
 def _np_min(a: float, b: float) -> float:
@@ -194,6 +195,7 @@ def test_ties_are_settled_as_numpy_settles_them() -> None:
     [
         "straight_moves",
         "table_moves",
+        "tray_moves",
         "gaps",
         "fans",
         "picks",
@@ -215,6 +217,10 @@ def test_no_fused_multiply_add_in_the_machine_code(kernel: str) -> None:
         "table_moves": (
             table_moves,
             (xy, ones, ones > 0, ones > 0, index, 1.0, 1.0, xy + 1, ones),
+        ),
+        "tray_moves": (
+            tray_moves,
+            (xy, ones, ones > 0, ones > 0, index, index, 1.0, 1.0, xy + 1, ones),
         ),
         "gaps": (gaps, (xy, ones, xy, ones)),
         "contact_tries": (contact_tries, (xy, index, index, np.ones((1, 1)), 9.0, 8)),
@@ -337,6 +343,109 @@ def test_table_moves_gather_the_movers_and_the_other_bases_on_the_table() -> Non
             pos[movers], radius[movers], pos[others], radius[others], 90.0, 60.0, shifts, lengths
         )
         assert found.tobytes() == expected.tobytes()
+
+
+def tray_reference(
+    pos: FloatArray,
+    radius: FloatArray,
+    on: BoolArray,
+    movers: IntArray,
+    side_of: IntArray,
+    shifts: FloatArray,
+) -> list[list[float]]:
+    """Each tray move by its definition, another way than the kernel's: the straight move
+    past enemy bases and the table edge (:func:`reference`), then, of that end and the start
+    of every stretch of the way where a mover overlaps a friend, the farthest not inside any
+    such stretch."""
+    rest = on.copy()
+    rest[movers] = False
+    friend = rest & (side_of == side_of[movers[0]])
+    enemy = rest & ~friend
+    xy, r = pos[movers], radius[movers]
+    straight = reference(xy, r, pos[enemy], radius[enemy], 90.0, 60.0, shifts)
+    moves = []
+    for (sx, sy), (mx, my) in zip(shifts.tolist(), straight, strict=True):
+        length = float(np.hypot(sx, sy))
+        if length == 0.0 or not friend.any():
+            moves.append([mx, my])
+            continue
+        ux, uy = sx / length, sy / length
+        travel = math.hypot(mx, my)
+        stretches = []
+        for (x, y), ri in zip(xy.tolist(), r.tolist(), strict=True):
+            for (bx, by), br in zip(pos[friend].tolist(), radius[friend].tolist(), strict=True):
+                dx, dy, reach = x - bx, y - by, ri + br
+                b = dx * ux + dy * uy
+                disc = b * b - (dx * dx + dy * dy - reach * reach)
+                if disc > 0.0:
+                    low, high = -b - math.sqrt(disc), -b + math.sqrt(disc)
+                    if high > 0.0 and low < travel:
+                        stretches.append((low, high))
+        slack = kernels.TRAY_SLACK
+        free = [
+            t
+            for t in [travel] + [low for low, _ in stretches]
+            if t <= travel and not any(low + slack < t < high - slack for low, high in stretches)
+        ]
+        end = max(free) if free else 0.0
+        if end == travel:
+            moves.append([mx, my])
+        else:
+            end = _np_max(end, 0.0)
+            moves.append([ux * end, uy * end])
+    return moves
+
+
+def test_tray_moves_pass_through_friends_and_end_clear_of_them() -> None:
+    """Two sides on crowded tables: each tray move is the reference's to the bit, ends clear
+    of every base, and is a plain straight move wherever no friend lies in the way."""
+    rng = np.random.default_rng(12)
+    passed = stopped = 0
+    for _ in range(120):
+        pos, radius = _table(rng, 40, 60.0)
+        alive, deployed = rng.random(40) < 0.9, rng.random(40) < 0.95
+        side_of = (rng.random(40) < 0.5).astype(np.int64)
+        movers = rng.choice(40, int(rng.integers(1, 8)), replace=False)
+        shifts = rng.normal(size=(6, 2)) * 12.0
+        lengths = np.hypot(shifts[:, 0], shifts[:, 1])
+        found = tray_moves(
+            pos, radius, alive, deployed, movers, side_of, 90.0, 60.0, shifts, lengths
+        )
+        expected = tray_reference(pos, radius, alive & deployed, movers, side_of, shifts)
+        assert found.tobytes() == np.array(expected).reshape(-1, 2).tobytes()
+        plain = table_moves(pos, radius, alive, deployed, movers, 90.0, 60.0, shifts, lengths)
+        rest = alive & deployed
+        rest[movers] = False
+        mates = rest & (side_of == side_of[movers[0]])
+        friends = np.flatnonzero(mates)
+        unhindered = table_moves(  # as if every friend were gone
+            pos, radius, alive & ~mates, deployed, movers, 90.0, 60.0, shifts, lengths
+        )
+        for move, straight, free in zip(found, plain, unhindered, strict=True):
+            if np.hypot(*move) > np.hypot(*straight) + 1e-9:
+                passed += 1  # it went through a friend the plain move stopped at
+            start_clear = (gaps(pos[movers], radius[movers], pos[friends], radius[friends])
+                           >= -1e-6).all()  # fmt: skip
+            if start_clear and len(friends):
+                end = gaps(pos[movers] + move, radius[movers], pos[friends], radius[friends])
+                assert (end >= -1e-6).all()
+                stopped += bool(np.hypot(*move) < np.hypot(*free) - 1e-9)
+    assert passed > 20 and stopped > 20
+
+
+def test_tray_moves_are_table_moves_with_no_friend_on_the_table() -> None:
+    rng = np.random.default_rng(13)
+    for _ in range(50):
+        pos, radius = _table(rng, 30, 90.0)
+        on = np.ones(30, dtype=np.bool_)
+        side_of = np.ones(30, dtype=np.int64)
+        movers = rng.choice(30, 5, replace=False)
+        side_of[movers] = 0
+        shifts = rng.normal(size=(6, 2)) * 10.0
+        lengths = np.hypot(shifts[:, 0], shifts[:, 1])
+        found = tray_moves(pos, radius, on, on, movers, side_of, 90.0, 60.0, shifts, lengths)
+        plain = table_moves(pos, radius, on, on, movers, 90.0, 60.0, shifts, lengths)
+        assert found.tobytes() == plain.tobytes()
 
 
 def _numpy_contact_tries(

@@ -37,6 +37,7 @@ from openwar.engine.state import BoolArray, FloatArray, IntArray
 F = TypeVar("F", bound=Callable[..., Any])
 
 SWEEP_MARGIN = 1e-3  # cm around a moving group's swept bounding box
+TRAY_SLACK = 1e-7  # cm: an end this far into a friend's base still counts as clear of it
 
 
 def _compiled(function: F) -> F:
@@ -189,6 +190,87 @@ def table_moves(
             rest_xy[j, 0], rest_xy[j, 1], rest_r[j] = pos[b, 0], pos[b, 1], radius[b]
             j += 1
     return straight_moves(xy, r, rest_xy, rest_r, width, depth, shifts, lengths)
+
+
+@_compiled
+def tray_moves(
+    pos: FloatArray,
+    radius: FloatArray,
+    alive: BoolArray,
+    deployed: BoolArray,
+    movers: IntArray,
+    side_of: IntArray,
+    width: float,
+    depth: float,
+    shifts: FloatArray,
+    lengths: FloatArray,
+) -> FloatArray:
+    """(k, 2): :func:`table_moves` of a unit whose straight moves pass through the bases of
+    its own side (``side_of`` of the first mover) and end clear of them: the move stops where
+    :func:`straight_moves` stops it (the table edge, an enemy base), or, if a friend's base
+    stands there, at the last point before it along the way where every mover is clear of every
+    friend. Where no friend is in the way the answer is :func:`table_moves`' to the bit."""
+    n, total, k = movers.shape[0], pos.shape[0], shifts.shape[0]
+    side = side_of[movers[0]]
+    block = np.empty(total, dtype=np.bool_)
+    friend = np.empty(total, dtype=np.bool_)
+    for b in range(total):
+        on = alive[b] and deployed[b]
+        block[b] = on and side_of[b] != side
+        friend[b] = on and side_of[b] == side
+    xy, r = np.empty((n, 2)), np.empty(n)
+    for i in range(n):
+        mover = movers[i]
+        xy[i, 0], xy[i, 1], r[i] = pos[mover, 0], pos[mover, 1], radius[mover]
+        block[mover] = friend[mover] = False
+    m = f = 0
+    for b in range(total):
+        m += block[b]
+        f += friend[b]
+    rest_xy, rest_r = np.empty((m, 2)), np.empty(m)
+    mate_xy, mate_r = np.empty((f, 2)), np.empty(f)
+    j = q = 0
+    for b in range(total):
+        if block[b]:
+            rest_xy[j, 0], rest_xy[j, 1], rest_r[j] = pos[b, 0], pos[b, 1], radius[b]
+            j += 1
+        elif friend[b]:
+            mate_xy[q, 0], mate_xy[q, 1], mate_r[q] = pos[b, 0], pos[b, 1], radius[b]
+            q += 1
+    moves = straight_moves(xy, r, rest_xy, rest_r, width, depth, shifts, lengths)
+    low = np.empty(n * f)
+    high = np.empty(n * f)
+    for p in range(k):
+        if lengths[p] == 0.0 or f == 0:
+            continue
+        ux, uy = shifts[p, 0] / lengths[p], shifts[p, 1] / lengths[p]
+        travel = math.hypot(moves[p, 0], moves[p, 1])
+        # every (mover, friend) pair's stretch of the way where they overlap: (low, high)
+        c = 0
+        for i in range(n):
+            for j in range(f):
+                dx, dy = xy[i, 0] - mate_xy[j, 0], xy[i, 1] - mate_xy[j, 1]
+                reach = r[i] + mate_r[j]
+                b = dx * ux + dy * uy
+                disc = b * b - (dx * dx + dy * dy - reach * reach)
+                if disc > 0.0:
+                    root = math.sqrt(disc)
+                    first, last = -b - root, -b + root
+                    if last > 0.0 and first < travel:
+                        low[c], high[c] = first, last
+                        c += 1
+        end = travel
+        moved = True
+        while moved:  # step back to the start of every overlap the end lies in
+            moved = False
+            for w in range(c):
+                if low[w] + TRAY_SLACK < end < high[w] - TRAY_SLACK:
+                    end = low[w]
+                    moved = True
+        if end != travel:
+            end = _greatest(end, 0.0)
+            moves[p, 0], moves[p, 1] = ux * end, uy * end
+    return moves
 
 
 @_compiled

@@ -156,13 +156,19 @@ def test_ow_o3_run_doubles_move_and_takes_exhaustion() -> None:
         play(state, Action("run", 0, "a"))
 
 
-def test_ow_b4_moves_go_straight_and_never_through_a_base_or_off_the_table() -> None:
+def test_ow_b4_moves_go_straight_through_friends_never_through_enemies_nor_off_the_table() -> None:
     state = facing(60.0)
     place(state, "x", [(40.0, 30.0)])  # a friend in the straight line
-    with pytest.raises(IllegalActionError, match="OW-B4"):
-        play(state, Action("run", 0, "a", None, (40.0, 40.0)))
+    ran, _ = play(state, Action("run", 0, "a", None, (40.0, 40.0)))  # through it
+    assert ran.pos[ran.members("a")][0].tolist() == [40.0, 40.0]
+    with pytest.raises(IllegalActionError, match="OW-B4"):  # but not ending on it
+        play(state, Action("run", 0, "a", None, (40.0, 31.0)))
     with pytest.raises(IllegalActionError, match="OW-B4"):
         play(state, Action("advance", 0, "x", None, (40.0, 30.0 - 10.0), "move-shoot"))
+    place(state, "y", [(40.0, 30.0)])  # an enemy in the straight line stops it
+    place(state, "x", [(5.0, 5.0)])
+    with pytest.raises(IllegalActionError, match="OW-B4"):
+        play(state, Action("run", 0, "a", None, (40.0, 40.0)))
     place(state, "x", [(80.0, 5.0)])
     with pytest.raises(IllegalActionError, match="OW-B4"):
         play(state, Action("advance", 0, "x", None, (80.0, 0.5), "move-shoot"))
@@ -311,16 +317,16 @@ def _moves_of(state: GameState, uid: str) -> list[Action]:
     return [a for a in unit_orders(state, state.unit(uid)) if a.point is not None]
 
 
-def test_menu_moves_go_around_a_friend_in_the_straight_line() -> None:
-    # b is 30 cm north of a and x stands right in front of a: the straight way is blocked
-    # after 0.5 cm, so the menu offers turned moves that get a nearer b (OW-B4 still holds:
-    # each is a straight line, and legal)
+def test_menu_moves_go_around_a_friend_where_the_straight_move_would_end() -> None:
+    # b is 30 cm north of a and x stands where a's straight advance would end: a may pass
+    # through x (OW-B4) but not stop on it, so the straight way gets only 7.5 cm; the menu
+    # offers turned moves that get nearer b (each a straight line, and legal)
     state = facing(30.0)
-    place(state, "x", [(40.0, 20.0 + DIAMETER + 0.5)])
+    place(state, "x", [(40.0, 30.0)])
     moves = [a for a in _moves_of(state, "a") if a.kind == "advance"]
     assert moves
     before = gap(state, "a", "b")
-    assert min(gap(play(state, action)[0], "a", "b") for action in moves) < before - 3.0
+    assert min(gap(play(state, action)[0], "a", "b") for action in moves) < before - 8.0
 
 
 def test_menu_offers_falling_back_away_from_the_enemy() -> None:
@@ -331,14 +337,14 @@ def test_menu_offers_falling_back_away_from_the_enemy() -> None:
 
 
 def test_menu_charge_reaches_another_miniature_when_the_nearest_is_blocked() -> None:
-    # x stands between a and the middle miniature of b, far from b: the straight charge stops
-    # 7.5 cm short; a charges b's left miniature instead, into base contact
+    # the enemy y stands between a and the middle miniature of b, out of a's combat range:
+    # the straight charge stops at y; a charges b's left miniature instead, into base contact
     state = facing(12.0)
     place(state, "b", line(34.0, 20.0 + DIAMETER + 12.0, 3, step=6.0))
-    place(state, "x", [(40.0, 27.0)])
+    place(state, "y", [(40.0, 28.5)])
     charges = [a for a in _moves_of(state, "a") if a.kind == "run" and a.choice == "charge"]
-    assert charges
-    for action in charges:
+    assert [a.target for a in charges] == ["b", "y"]
+    for action in charges[:1]:
         assert action.point is not None
         moved = state.clone()
         orders.translate(moved, "a", action.point, 20.0, "test")  # legal: unblocked

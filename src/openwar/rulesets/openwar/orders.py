@@ -1,8 +1,9 @@
 """OpenWar movement: the orders' moves, checked against the table and every other base.
 
 A unit moves as a block (its miniatures translate together, in a straight line), which is what
-a Run requires and what a player does with a movement tray; the Fight move and Regroup move
-miniatures one by one.
+a Run requires and what a player does with a movement tray; it may pass through its own side's
+units but not the enemy's, and must end clear of every base (OW-B4). The Fight move and
+Regroup move miniatures one by one.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from openwar.engine.space import (
     placement_clear,
     unit_gaps,
 )
-from openwar.engine.state import POSITION_DECIMALS, BoolArray, FloatArray, GameState
+from openwar.engine.state import POSITION_DECIMALS, BoolArray, FloatArray, GameState, IntArray
 from openwar.rulesets.openwar.rules import battle_rules
 
 REACH_TOLERANCE = 1e-3  # cm: a destination this close to the reachable end counts as reached
@@ -103,11 +104,31 @@ def translate(
         raise IllegalActionError(
             clause, f"{unit_id} can move at most {limit:g} cm, not {length:.1f}"
         )
-    reachable = furthest_translation(state, members, shift)
+    reachable = tray_moves(state, members, shift.reshape(1, 2))[0]
     if float(np.hypot(*(shift - reachable))) > REACH_TOLERANCE:
         raise IllegalActionError("OW-B4", f"{unit_id}'s path to {point} is blocked")
     state.pos[members] = np.round(state.pos[members] + reachable, POSITION_DECIMALS)
     return float(np.hypot(*reachable))
+
+
+def tray_moves(state: GameState, members: IntArray, shifts: FloatArray) -> FloatArray:
+    """(k, 2): how far the unit ``members`` gets along each of ``shifts`` (k, 2) as one
+    tray (OW-B4): stopped by the table edge and enemy bases, through its own side's bases,
+    and ending clear of them (:func:`openwar.engine.kernels.tray_moves`)."""
+    shifts = np.ascontiguousarray(shifts, dtype=np.float64)
+    lengths = np.hypot(shifts[:, 0], shifts[:, 1])
+    return kernels.tray_moves(
+        state.pos,
+        state.radius,
+        state.alive,
+        state.deployed,
+        members,
+        state.lookup().side_of,
+        float(state.board["width"]),
+        float(state.board["depth"]),
+        shifts,
+        lengths,
+    )
 
 
 def reachable_point(
@@ -161,7 +182,7 @@ def _around(
     must gain :data:`MIN_MOVE` over the straight move. The turned moves are worked out with
     the straight one (most moves asked for are blocked)."""
     shifts = _fan(u, travel)
-    moves = furthest_translations(state, members, shifts.reshape(-1, 2)).reshape(shifts.shape)
+    moves = tray_moves(state, members, shifts.reshape(-1, 2)).reshape(shifts.shape)
     return _pick(delta, moves, travel)
 
 
@@ -210,7 +231,7 @@ def contacts(
         ]
     if not tries:
         return found
-    moves = furthest_translations(state, ours, np.array([shift for _, _, shift in tries]))
+    moves = tray_moves(state, ours, np.array([shift for _, _, shift in tries]))
     ends = np.round(centroid(state, ours) + moves, POSITION_DECIMALS).tolist()
     targets = np.array([k for k, _, _ in tries])
     for k in dict.fromkeys(targets.tolist()):
