@@ -1,4 +1,4 @@
-"""OpenWar movement: the orders' moves, checked against the table and every other base.
+"""OpenWar movement: the orders' moves, checked against the table edge and the bases they meet.
 
 A unit moves as a block (its miniatures translate together, in a straight line), which is what
 a Run requires and what a player does with a movement tray; it may pass through its own side's
