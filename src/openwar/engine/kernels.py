@@ -240,15 +240,36 @@ def tray_moves(
     moves = straight_moves(xy, r, rest_xy, rest_r, width, depth, shifts, lengths)
     low = np.empty(n * f)
     high = np.empty(n * f)
+    box_low_x = box_low_y = np.inf
+    box_high_x = box_high_y = -np.inf
+    for i in range(n):
+        box_low_x = min(box_low_x, xy[i, 0] - r[i])
+        box_low_y = min(box_low_y, xy[i, 1] - r[i])
+        box_high_x = max(box_high_x, xy[i, 0] + r[i])
+        box_high_y = max(box_high_y, xy[i, 1] + r[i])
     for p in range(k):
         if lengths[p] == 0.0 or f == 0:
             continue
         ux, uy = shifts[p, 0] / lengths[p], shifts[p, 1] / lengths[p]
         travel = math.hypot(moves[p, 0], moves[p, 1])
+        # the group's box swept along the travel: a friend outside it is never overlapped
+        step_x, step_y = ux * travel, uy * travel
+        swept_low_x = box_low_x + min(step_x, 0.0) - SWEEP_MARGIN
+        swept_low_y = box_low_y + min(step_y, 0.0) - SWEEP_MARGIN
+        swept_high_x = box_high_x + max(step_x, 0.0) + SWEEP_MARGIN
+        swept_high_y = box_high_y + max(step_y, 0.0) + SWEEP_MARGIN
         # every (mover, friend) pair's stretch of the way where they overlap: (low, high)
         c = 0
-        for i in range(n):
-            for j in range(f):
+        for j in range(f):
+            bx, by, br = mate_xy[j, 0], mate_xy[j, 1], mate_r[j]
+            if not (
+                bx + br >= swept_low_x
+                and by + br >= swept_low_y
+                and bx - br <= swept_high_x
+                and by - br <= swept_high_y
+            ):
+                continue
+            for i in range(n):
                 dx, dy = xy[i, 0] - mate_xy[j, 0], xy[i, 1] - mate_xy[j, 1]
                 reach = r[i] + mate_r[j]
                 b = dx * ux + dy * uy
