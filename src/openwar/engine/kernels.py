@@ -180,16 +180,23 @@ def table_moves(
         mover = movers[i]
         xy[i, 0], xy[i, 1], r[i] = pos[mover, 0], pos[mover, 1], radius[mover]
         rest[mover] = False
-    m = 0
-    for b in range(total):
-        m += rest[b]
-    rest_xy, rest_r = np.empty((m, 2)), np.empty(m)
-    j = 0
-    for b in range(total):
-        if rest[b]:
-            rest_xy[j, 0], rest_xy[j, 1], rest_r[j] = pos[b, 0], pos[b, 1], radius[b]
-            j += 1
+    rest_xy, rest_r = _bases(pos, radius, rest)
     return straight_moves(xy, r, rest_xy, rest_r, width, depth, shifts, lengths)
+
+
+@_compiled
+def _bases(pos: FloatArray, radius: FloatArray, keep: BoolArray) -> tuple[FloatArray, FloatArray]:
+    """The centres (m, 2) and radii (m,) of the bases ``keep`` picks, in index order."""
+    m = 0
+    for b in range(pos.shape[0]):
+        m += keep[b]
+    xy, r = np.empty((m, 2)), np.empty(m)
+    j = 0
+    for b in range(pos.shape[0]):
+        if keep[b]:
+            xy[j, 0], xy[j, 1], r[j] = pos[b, 0], pos[b, 1], radius[b]
+            j += 1
+    return xy, r
 
 
 @_compiled
@@ -223,20 +230,9 @@ def tray_moves(
         mover = movers[i]
         xy[i, 0], xy[i, 1], r[i] = pos[mover, 0], pos[mover, 1], radius[mover]
         block[mover] = friend[mover] = False
-    m = f = 0
-    for b in range(total):
-        m += block[b]
-        f += friend[b]
-    rest_xy, rest_r = np.empty((m, 2)), np.empty(m)
-    mate_xy, mate_r = np.empty((f, 2)), np.empty(f)
-    j = q = 0
-    for b in range(total):
-        if block[b]:
-            rest_xy[j, 0], rest_xy[j, 1], rest_r[j] = pos[b, 0], pos[b, 1], radius[b]
-            j += 1
-        elif friend[b]:
-            mate_xy[q, 0], mate_xy[q, 1], mate_r[q] = pos[b, 0], pos[b, 1], radius[b]
-            q += 1
+    rest_xy, rest_r = _bases(pos, radius, block)
+    mate_xy, mate_r = _bases(pos, radius, friend)
+    f = mate_r.shape[0]
     moves = straight_moves(xy, r, rest_xy, rest_r, width, depth, shifts, lengths)
     low = np.empty(n * f)
     high = np.empty(n * f)
