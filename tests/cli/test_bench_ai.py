@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from openwar.bench.ai import goal_of
@@ -26,3 +28,44 @@ def test_an_unknown_player_in_a_matchup_gets_one_line(capsys: pytest.CaptureFixt
     assert main(["bench", "ai", "-n", "2", "--matchup", "chess,random"]) == 2
     err = capsys.readouterr().err
     assert "unknown player 'chess'" in err and len(err.strip().splitlines()) == 1
+
+
+def test_json_gives_the_figures_and_a_breakdown_that_adds_up(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["bench", "ai", "-n", "6", "--matchup", "simple,random", "--json"]) == 0
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert "simple vs random" in captured.err  # each battle's line, kept off the JSON
+    (match,) = data["matchups"]
+    assert (match["first"], match["second"], match["goal"]) == ("simple", "random", None)
+    assert match["battles"] == 6 and match["won"] + match["drawn"] + match["lost"] == 6
+    for kind in ("by_condition", "by_army"):
+        parts = match[kind].values()
+        for key in ("battles", "won", "drawn", "lost"):
+            assert sum(part[key] for part in parts) == match[key], (kind, key)
+    assert set(match["by_army"]) == {"iron_road_legion", "hearthhold_lodge"}
+    low, high = match["interval"]
+    assert low <= match["win_rate"] <= high
+
+
+def test_the_figures_are_the_same_for_any_number_of_workers(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    found = []
+    for workers in ("1", "2"):
+        args = ["bench", "ai", "-n", "4", "--seed", "3", "--matchup", "random,simple"]
+        assert main([*args, "--workers", workers, "--json"]) == 0
+        match = json.loads(capsys.readouterr().out)["matchups"][0]
+        match.pop("ms_per_decision")  # thinking time is the one thing measured, not played
+        found.append(match)
+    assert found[0] == found[1]
+
+
+def test_the_tables_break_the_results_down_by_condition_and_army(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["bench", "ai", "-n", "2", "--matchup", "simple,random"]) == 0
+    out = capsys.readouterr().out
+    assert "by victory condition and by army" in out
+    assert "iron_road_legion" in out

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from rich.console import Console
@@ -61,6 +62,7 @@ class GameResult:
     scores: tuple[int, int]
     decisions: tuple[int, int]  # decisions taken by first, second
     seconds: tuple[float, float]  # thinking time of first, second
+    condition: str = ""  # the battleplan's victory condition
 
 
 @dataclass
@@ -100,12 +102,13 @@ def play_game(game: Game) -> GameResult:
     state, _ = start(setup)
     names = (game.first, game.second) if game.side == 0 else (game.second, game.first)
     players = make_players(names, game.seed, setup.ruleset)
+    condition = str(setup.board.get("victory") or "none")
     decisions, seconds = [0, 0], [0.0, 0.0]
     while outcome(state) is None:
         menu = legal_actions(state)
         if not menu:
             return GameResult(game, "stuck", (0, 0), (decisions[0], decisions[1]),
-                              (seconds[0], seconds[1]))  # fmt: skip
+                              (seconds[0], seconds[1]), condition)  # fmt: skip
         who = 0 if state.active == game.side else 1
         began = time.perf_counter()
         action = players[state.active].choose(state, menu)
@@ -116,7 +119,7 @@ def play_game(game: Game) -> GameResult:
     assert result is not None
     verdict = "draw" if result.winner is None else "win" if result.winner == game.side else "loss"
     return GameResult(game, verdict, result.scores, (decisions[0], decisions[1]),
-                      (seconds[0], seconds[1]))  # fmt: skip
+                      (seconds[0], seconds[1]), condition)  # fmt: skip
 
 
 def play_all(work: list[Game], workers: int) -> Iterator[GameResult]:
@@ -136,7 +139,10 @@ def run(
     armies: tuple[Path, ...] = SAMPLE_ARMIES,
     console: Console | None = None,
     ruleset: str = "openwar",
+    tables: bool = True,
 ) -> list[MatchFigures]:
+    """Play every matchup; each battle's line as it ends, then (with ``tables``) the win rates
+    and each matchup's :func:`breakdown`."""
     console = console or Console()
     figures = []
     for first, second, goal in matchups:
@@ -147,14 +153,17 @@ def run(
             console.print(_line(result), highlight=False, markup=False)
         console.print(f"  {first} vs {second}: {time.perf_counter() - began:.0f} s", style="dim")
         figures.append(match)
-    console.print(table(figures, ruleset))
+    if tables:
+        console.print(table(figures, ruleset))
+        for match in figures:
+            console.print(breakdown(match))
     return figures
 
 
 def _line(r: GameResult) -> str:
     g = r.game
-    return (f"  {g.first} vs {g.second}  {Path(g.army).stem}  seed {g.seed}  side {g.side}: "
-            f"{r.result} {r.scores[0]}-{r.scores[1]}")  # fmt: skip
+    return (f"  {g.first} vs {g.second}  {Path(g.army).stem}  seed {g.seed}  side {g.side}  "
+            f"{r.condition}: {r.result} {r.scores[0]}-{r.scores[1]}")  # fmt: skip
 
 
 def table(figures: list[MatchFigures], ruleset: str = "openwar") -> Table:
@@ -182,3 +191,66 @@ def table(figures: list[MatchFigures], ruleset: str = "openwar") -> Table:
             f"{m.per_decision_ms(0):.0f} / {m.per_decision_ms(1):.0f}",
         )  # fmt: skip
     return out
+
+
+def groups(match: MatchFigures) -> dict[str, dict[str, list[GameResult]]]:
+    """A matchup's finished battles by victory condition and by army (sorted by name)."""
+    played = [r for r in match.results if r.result != "stuck"]
+    by: dict[str, dict[str, list[GameResult]]] = {"condition": {}, "army": {}}
+    for r in sorted(played, key=lambda r: (r.condition, Path(r.game.army).stem)):
+        by["condition"].setdefault(r.condition, []).append(r)
+    for r in sorted(played, key=lambda r: Path(r.game.army).stem):
+        by["army"].setdefault(Path(r.game.army).stem, []).append(r)
+    return by
+
+
+def tally(results: list[GameResult]) -> dict[str, Any]:
+    """Won, drawn and lost (for the tested player), the win rate and its Wilson interval."""
+    won = sum(r.result == "win" for r in results)
+    low, high = wilson(won, len(results))
+    return {
+        "battles": len(results),
+        "won": won,
+        "drawn": sum(r.result == "draw" for r in results),
+        "lost": sum(r.result == "loss" for r in results),
+        "win_rate": round(won / len(results), 4) if results else None,
+        "interval": [round(low, 4), round(high, 4)],
+    }
+
+
+def breakdown(match: MatchFigures) -> Table:
+    """A matchup's results by victory condition and by army: where a player wins and where it
+    does not (a draw counts as not won, as in the main table)."""
+    out = Table(title=f"{match.first} vs {match.second} by victory condition and by army",
+                title_justify="left")  # fmt: skip
+    for column in ("condition / army", "battles", "won", "drawn", "lost", "win rate", "95% CI"):
+        out.add_column(column, justify="left" if column == "condition / army" else "right")
+    by = groups(match)
+    for kind in ("condition", "army"):
+        for k, (name, results) in enumerate(by[kind].items()):
+            t = tally(results)
+            low, high = t["interval"]
+            out.add_row(
+                name, str(t["battles"]), str(t["won"]), str(t["drawn"]), str(t["lost"]),
+                f"{t['win_rate']:.0%}", f"{low:.0%}-{high:.0%}",
+                end_section=kind == "condition" and k == len(by[kind]) - 1,
+            )  # fmt: skip
+    return out
+
+
+def summary(figures: list[MatchFigures], ruleset: str, seed: int) -> dict[str, Any]:
+    """Everything the tables show, as data (``openwar bench ai --json``)."""
+    matchups = []
+    for m in figures:
+        by = groups(m)
+        matchups.append({
+            "first": m.first,
+            "second": m.second,
+            "goal": m.goal,
+            **tally([r for r in m.results if r.result != "stuck"]),
+            "stuck": m.count("stuck"),
+            "ms_per_decision": [round(m.per_decision_ms(0), 1), round(m.per_decision_ms(1), 1)],
+            "by_condition": {name: tally(rs) for name, rs in by["condition"].items()},
+            "by_army": {name: tally(rs) for name, rs in by["army"].items()},
+        })  # fmt: skip
+    return {"ruleset": ruleset, "seed": seed, "matchups": matchups}

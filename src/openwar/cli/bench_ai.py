@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from typing import Annotated
 
 import typer
+from rich.console import Console
 
 
 def bench_ai(
@@ -24,13 +26,21 @@ def bench_ai(
             "player first, such as search:6,heuristic."
         ),
     ] = None,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="Print the figures (with the breakdown by condition and army) as JSON; "
+            "each battle's line goes to stderr.",
+        ),
+    ] = False,
 ) -> None:
     """Heuristic vs random and search vs heuristic: win rates with Wilson 95% intervals.
 
     Example: openwar bench ai -n 40 --workers 2 --ruleset aos
     """
     from openwar.battles import read_players
-    from openwar.bench.ai import MATCHUPS, RULESET_ARMIES, goal_of, run
+    from openwar.bench.ai import MATCHUPS, RULESET_ARMIES, goal_of, run, summary
     from openwar.errors import OpenWarError
 
     if ruleset not in RULESET_ARMIES:
@@ -40,4 +50,8 @@ def bench_ai(
     if matchup:
         pairs = [read_players(text) for text in matchup]
         chosen = tuple((first, second, goal_of(first, second)) for first, second in pairs)
-    run(battles, seed, workers, chosen, armies=RULESET_ARMIES[ruleset], ruleset=ruleset)
+    console = Console(stderr=True) if as_json else None
+    figures = run(battles, seed, workers, chosen, armies=RULESET_ARMIES[ruleset],
+                  console=console, ruleset=ruleset, tables=not as_json)  # fmt: skip
+    if as_json:
+        typer.echo(json.dumps(summary(figures, ruleset, seed), indent=2))
