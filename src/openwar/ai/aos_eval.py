@@ -283,11 +283,18 @@ def judge(
         shock = losses(unit, full, left - flee, np.where(flee > 0, 0.0, rem), w).mean(axis=0)
         after = (1.0 - w.battleshock) * after + w.battleshock * shock
         fled = w.battleshock * flee.mean(axis=0)
-    value = float(pmf @ after) - before
-    gone = float(pmf @ (slain + fled))
+    value = expected(pmf, after) - before
+    gone = expected(pmf, slain + fled)
     if victory_name(state) == FIRST_BLOOD:
         value += wound_value(state, w) * per * gone
-    return Forecast(float(pmf @ dealt), float(pmf @ slain), max(1.0 - gone / n, 0.0), value)
+    return Forecast(expected(pmf, dealt), expected(pmf, slain), max(1.0 - gone / n, 0.0), value)
+
+
+def expected(pmf: FloatArray, values: FloatArray) -> float:
+    """The mean of ``values`` under ``pmf``, as exact IEEE products and numpy's fixed
+    pairwise sum (a ``@`` product goes through the BLAS dot kernel the CPU selects, whose
+    last bits differ between machines)."""
+    return float((pmf * values).sum())
 
 
 def _bravery(state: GameState, unit_id: str) -> int:
