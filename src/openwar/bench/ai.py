@@ -18,6 +18,15 @@ from typing import Any
 
 import numpy as np
 from rich.console import Console
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from openwar.ai.stats import wilson
@@ -145,14 +154,27 @@ def run(
     and each matchup's :func:`breakdown`."""
     console = console or Console()
     figures = []
-    for first, second, goal in matchups:
-        match = MatchFigures(first, second, goal)
-        began = time.perf_counter()
-        for result in play_all(games(first, second, battles, seed, armies), workers):
-            match.results.append(result)
-            console.print(_line(result), highlight=False, markup=False)
-        console.print(f"  {first} vs {second}: {time.perf_counter() - began:.0f} s", style="dim")
-        figures.append(match)
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, transient=True) as progress:
+        for first, second, goal in matchups:
+            match = MatchFigures(first, second, goal)
+            began = time.perf_counter()
+            work = games(first, second, battles, seed, armies)
+            task = progress.add_task(escape(f"{first} vs {second}"), total=len(work))
+            for result in play_all(work, workers):
+                match.results.append(result)
+                console.print(_line(result), highlight=False, markup=False)
+                progress.advance(task)
+            progress.remove_task(task)
+            took = time.perf_counter() - began
+            console.print(f"  {first} vs {second}: {took:.0f} s", style="dim", markup=False)
+            figures.append(match)
     if tables:
         console.print(table(figures, ruleset))
         for match in figures:
