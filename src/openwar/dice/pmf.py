@@ -66,7 +66,8 @@ def add(a: FloatArray, b: FloatArray) -> FloatArray:
     rows = np.zeros((s, width))
     np.multiply(short[:, None], long[None, :], out=rows[:, : len(long)])
     skewed = rows.ravel()[: s * (width - 1)].reshape(s, width - 1)
-    return skewed.sum(axis=0)  # row after row: the same order on every machine
+    out: FloatArray = skewed.sum(axis=0)  # row after row: the same order on every machine
+    return out
 
 
 def power(pmf: FloatArray, n: int) -> FloatArray:
