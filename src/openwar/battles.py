@@ -106,21 +106,21 @@ def player_kind(name: str) -> tuple[str, int | None]:
     return kind, int(budget)
 
 
-def read_players(text: str) -> tuple[str, str]:
+def read_players(text: str, option: str = "--players") -> tuple[str, str]:
     """``"search:06,heuristic"`` -> ("search:6", "heuristic"), each name as
     :func:`player_kind` reads it (so one player has one name in runs and replays); one name
-    plays both sides."""
+    plays both sides. ``option`` is the command-line option the text came from, for errors."""
     names = [p.strip() for p in text.split(",")]
     if len(names) == 1:
         names *= 2
     if len(names) != 2:
-        raise OpenWarError(f"--players {text!r}: expected two players such as simple,random")
+        raise OpenWarError(f"{option} {text!r}: expected two players such as simple,random")
     found = []
     for name in names:
         try:
             kind, budget = player_kind(name)
         except OpenWarError as exc:
-            raise OpenWarError(f"--players: {exc}") from None
+            raise OpenWarError(f"{option}: {exc}") from None
         found.append(kind if budget is None else f"{kind}:{budget}")
     return found[0], found[1]
 

@@ -28,6 +28,14 @@ def test_an_unknown_player_in_a_matchup_gets_one_line(capsys: pytest.CaptureFixt
     assert main(["bench", "ai", "-n", "2", "--matchup", "chess,random"]) == 2
     err = capsys.readouterr().err
     assert "unknown player 'chess'" in err and len(err.strip().splitlines()) == 1
+    assert "--matchup" in err and "--players" not in err  # the option the user typed
+
+
+def test_a_matchup_of_three_players_names_the_option(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "ai", "--matchup", "heuristic,random,simple"]) == 2
+    err = capsys.readouterr().err
+    assert "--matchup 'heuristic,random,simple': expected two players" in err
+    assert len(err.strip().splitlines()) == 1
 
 
 def test_json_gives_the_figures_and_a_breakdown_that_adds_up(

@@ -48,7 +48,7 @@ def bench_ai(
         raise OpenWarError(f"no sample armies for ruleset {ruleset!r} (expected one of: {known})")
     chosen: tuple[tuple[str, str, float | None], ...] = MATCHUPS
     if matchup:
-        pairs = [read_players(text) for text in matchup]
+        pairs = [read_players(text, "--matchup") for text in matchup]
         chosen = tuple((first, second, goal_of(first, second)) for first, second in pairs)
     console = Console(stderr=True) if as_json else None
     figures = run(battles, seed, workers, chosen, armies=RULESET_ARMIES[ruleset],
