@@ -6,20 +6,25 @@ import sys
 from typing import Annotated
 
 import typer
+import typer.main
 from rich.console import Console
 
 from openwar import __version__
+from openwar.cli import options
 from openwar.cli.army import army_app
 from openwar.cli.battle import battle_command, replay_command
 from openwar.cli.battleplan import battleplan_command
 from openwar.cli.bench import bench_app
 from openwar.cli.catalog import catalog_command, rulesets_command
-from openwar.cli.clickcompat import Abort, Exit, NoArgsIsHelpError, UsageError
+from openwar.cli.clickcompat import Abort, Exit, NoArgsIsHelpError, UsageError, tidy_help
 from openwar.cli.odds import odds_app
 from openwar.cli.runs import runs_app
 from openwar.cli.simulate import simulate_command
 from openwar.cli.sweep import sweep_command
 from openwar.errors import OpenWarError
+
+# what an option read by these parsers shows in --help instead of its Python type
+ROLL_TYPES = {options.roll: "<N+>", options.save: "<N+|->", options.optional_roll: "<N+|->"}
 
 app = typer.Typer(
     name="openwar",
@@ -72,8 +77,10 @@ def _root(
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; a bad option or file prints one line naming it and exits with code 2."""
     err = Console(stderr=True, highlight=False, soft_wrap=True)
+    command = typer.main.get_command(app)
+    tidy_help(command, ROLL_TYPES)
     try:
-        result = app(args=argv, standalone_mode=False, prog_name="openwar")
+        result = command.main(args=argv, standalone_mode=False, prog_name="openwar")
     except NoArgsIsHelpError as exc:
         typer.echo(exc.ctx.get_help() if exc.ctx else "", err=True)
         return 2

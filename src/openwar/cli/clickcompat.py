@@ -3,8 +3,39 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from typer import Abort, Exit
 from typer._click import Command, Context
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
+from typer.core import TyperGroup, TyperOption
 
-__all__ = ["Abort", "Command", "Context", "Exit", "NoArgsIsHelpError", "UsageError"]
+__all__ = [
+    "Abort",
+    "Command",
+    "Context",
+    "Exit",
+    "NoArgsIsHelpError",
+    "UsageError",
+    "tidy_help",
+]
+
+
+def tidy_help(command: Command, shown: dict[Callable[..., Any], str]) -> None:
+    """Help that says what to type: Typer 0.29 shows every option's Python type, so a flag
+    reads ``--json <bool>`` (as if it took a value) and a roll parsed from "4+" reads
+    ``<int>``. A flag shows no type; an option read by a parser in ``shown`` shows its text."""
+    helper = command.get_help_option(Context(command))  # made now (and kept) to tidy it too
+    for param in [*command.params, *([helper] if helper is not None else [])]:
+        if not isinstance(param, TyperOption):
+            continue
+        if param.is_flag:
+            param.metavar = ""
+            continue
+        text = shown.get(param.type_descriptor.parameter_info.parser)  # type: ignore[arg-type]
+        if text is not None:
+            param.metavar = text
+    if isinstance(command, TyperGroup):
+        for sub in command.commands.values():
+            tidy_help(sub, shown)
