@@ -119,3 +119,21 @@ def test_ow_v7_a_board_without_a_condition_scores_objective_points() -> None:
     victory.end_of_round(state)
     assert state.scores == [5, 0]
     assert victory.result(state, (0, 0), None).winner == 0
+
+
+def test_ow_b16_a_destroyed_army_loses_major_and_the_scores_stay_the_conditions() -> None:
+    """Under a battleplan's condition the scores of a battle won by destroying the enemy
+    army are that condition's own (objectives held), not points: one scale per condition."""
+    from openwar.rulesets.openwar.battle import RULES
+
+    board = board_for(victory.INVASION, [[30.0, 10.0], [60.0, 85.0]])
+    state = battle([unit("a", 2)], [unit("b", 1)], board)
+    place(state, "a", [(30.0, 12.0), (5.0, 50.0)])  # the nearer objective (30, 10) held
+    place(state, "b", [(5.0, 45.0)])
+    state = in_battle(state)
+    state.alive[state.on_table("b")] = False
+    state.phase = "over"
+    outcome = RULES.outcome(state)
+    assert outcome is not None
+    assert (outcome.winner, outcome.victory, outcome.reason) == (0, "major", "enemy army destroyed")
+    assert outcome.scores == (1, 0)  # objectives held, as Invasion counts them

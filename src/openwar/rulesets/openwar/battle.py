@@ -374,8 +374,8 @@ class OpenWarRules:
             return None
         destroyed = (self.destroyed_points(state, 0), self.destroyed_points(state, 1))
         wiped = self._wiped_out(state)
-        if wiped is not None:
-            scores = (state.scores[0] + destroyed[0], state.scores[1] + destroyed[1])
+        if wiped is not None:  # the scores stay the ones the victory condition counts
+            scores = victory.result(state, destroyed, None).scores
             return Outcome(1 - wiped, "major", scores, state.round, "enemy army destroyed")
         return victory.result(state, destroyed, state.extra.get("sudden"))
 
