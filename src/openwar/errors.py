@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 
 class OpenWarError(ValueError):
     """Base of every error caused by input (an option, a file, an action), not by a bug."""
@@ -9,3 +11,29 @@ class OpenWarError(ValueError):
 
 class ProfileError(OpenWarError):
     """An attack profile value is impossible; the message names the option."""
+
+
+# pydantic checks option values (through Typer) and data files; its messages speak of "Input"
+PLAIN = (
+    (re.compile(r"Input should be greater than or equal to (\S+)"), r"must be at least \1"),
+    (re.compile(r"Input should be less than or equal to (\S+)"), r"must be at most \1"),
+    (re.compile(r"Input should be greater than (\S+)"), r"must be more than \1"),
+    (re.compile(r"Input should be less than (\S+)"), r"must be less than \1"),
+    (re.compile(r"Input should be a valid integer[^;]*"), "must be a whole number"),
+    (re.compile(r"Input should be a valid number[^;]*"), "must be a number"),
+    (re.compile(r"Extra inputs are not permitted"), "is not a known field"),
+    (re.compile(r"^Field required$"), "is missing"),
+)
+
+
+def plain_words(message: str) -> str:
+    """A validator's message in the user's words.
+
+    >>> plain_words("Invalid value for '--seed': Input should be greater than or equal to 0")
+    "Invalid value for '--seed': must be at least 0"
+    >>> plain_words("Input should be a valid integer, unable to parse string as an integer")
+    'must be a whole number'
+    """
+    for pattern, words in PLAIN:
+        message = pattern.sub(words, message)
+    return message

@@ -54,9 +54,9 @@ def test_validate_json(tmp_path: Path, capsys: Capture) -> None:
     [
         ("ruleset: openwar\nname: X\nunits: [\n", "line 4, column 1: not valid YAML"),
         ("ruleset: openwar\nname: X\nunits:\n  - name: A\n    type: Scouts\n    sise: 3\n",
-         "line 6, units.0.sise: Extra inputs are not permitted"),
+         "line 6, units.0.sise: is not a known field"),
         ("ruleset: openwar\nname: X\nunits:\n  - {name: A, type: Scouts, size: many}\n",
-         "line 4, units.0.size: Input should be a valid integer"),
+         "line 4, units.0.size: must be a whole number"),
         ("- just a list\n", "line 1: expected a mapping"),
     ],
 )  # fmt: skip

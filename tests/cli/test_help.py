@@ -40,3 +40,21 @@ def test_rolls_show_what_to_type(capsys: pytest.CaptureFixture[str]) -> None:
     save = next(line for line in lines if "│ --save " in line)
     assert "<N+>" in hit and "<int>" not in hit
     assert "<N+|->" in save
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["battle", "a.yaml", "b.yaml", "--seed", "-3"], "'--seed': must be at least 0"),
+        (["battle", "a.yaml", "b.yaml", "--seed", "x"], "'--seed': must be a whole number"),
+        (["odds", "aos", "--rend", "5"], "'--rend': must be at most 0"),
+        (["bench", "ai", "-n", "1"], "'--battles': must be at least 2"),
+    ],
+)
+def test_a_bad_option_value_is_said_in_plain_words(
+    args: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert said in err and "Input should" not in err
+    assert len(err.strip().splitlines()) == 1

@@ -21,7 +21,7 @@ from openwar.cli.odds import odds_app
 from openwar.cli.runs import runs_app
 from openwar.cli.simulate import simulate_command
 from openwar.cli.sweep import sweep_command
-from openwar.errors import OpenWarError
+from openwar.errors import OpenWarError, plain_words
 
 # what an option read by these parsers shows in --help instead of its Python type
 ROLL_TYPES = {options.roll: "<N+>", options.save: "<N+|->", options.optional_roll: "<N+|->"}
@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except UsageError as exc:
         where = exc.ctx.command_path if exc.ctx else "openwar"
-        err.print(f"{where}: error: {exc.format_message()}", markup=False)
+        err.print(f"{where}: error: {plain_words(exc.format_message())}", markup=False)
         return 2
     except OpenWarError as exc:
         err.print(f"openwar: error: {exc}", markup=False)

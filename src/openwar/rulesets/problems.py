@@ -8,6 +8,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from openwar.errors import plain_words
 from openwar.rulesets.sources import Loc, YamlDoc
 
 Model = TypeVar("Model", bound=BaseModel)
@@ -52,7 +53,7 @@ def schema_problems(exc: ValidationError, doc: YamlDoc) -> list[DataProblem]:
     found = []
     for error in exc.errors():
         loc = [part for part in error["loc"] if isinstance(part, str | int)]
-        found.append(problem_at(doc, loc, error["msg"]))
+        found.append(problem_at(doc, loc, plain_words(error["msg"])))
     return found
 
 
