@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
 from openwar.bench.ai import goal_of
 from openwar.cli.app import main
+from openwar.engine.game import apply
 
 
 def test_a_chosen_matchup_plays_instead_of_the_goals(capsys: pytest.CaptureFixture[str]) -> None:
@@ -77,3 +79,23 @@ def test_the_tables_break_the_results_down_by_condition_and_army(
     out = capsys.readouterr().out
     assert "by victory condition and by army" in out
     assert "iron_road_legion" in out
+
+
+def test_a_battle_the_engine_fails_is_recorded_not_fatal(monkeypatch: pytest.MonkeyPatch) -> None:
+    from openwar.bench import ai
+    from openwar.engine.errors import IllegalActionError
+
+    calls = []
+
+    def failing(state: Any, action: Any) -> Any:
+        calls.append(action)
+        if len(calls) == 30:
+            raise IllegalActionError("OW-B4", "a's path to (1, 2) is blocked")
+        return apply(state, action)
+
+    monkeypatch.setattr(ai, "apply", failing)
+    (game,) = ai.games("simple", "random", 1, 0, ai.SAMPLE_ARMIES)
+    result = ai.play_game(game)
+    assert result.result == "stuck"
+    assert result.error == "IllegalActionError: OW-B4: a's path to (1, 2) is blocked"
+    assert "(IllegalActionError: OW-B4" in ai._line(result)

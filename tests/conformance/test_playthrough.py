@@ -3,6 +3,8 @@ test, python-chess's perft in spirit): the engine's contract, whatever the rules
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 
@@ -46,6 +48,8 @@ def assert_refused(state: GameState, action: Action, what: str) -> None:
     assert isinstance(caught.value, OpenWarError)
     assert caught.value.clause, f"{what}: the error names no rule"
     assert str(caught.value).startswith(caught.value.clause)
+    again = pickle.loads(pickle.dumps(caught.value))  # it crosses from a worker process intact
+    assert (str(again), again.clause) == (str(caught.value), caught.value.clause)
     assert state.state_hash() == before, f"{what}: a refused action changed the state"
 
 

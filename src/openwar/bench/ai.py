@@ -67,11 +67,12 @@ class Game:
 @dataclass(frozen=True)
 class GameResult:
     game: Game
-    result: str  # "win", "draw", "loss" (for ``first``) or "stuck" (the menu ran dry)
+    result: str  # "win", "draw", "loss" (for ``first``) or "stuck" (unfinished, see ``error``)
     scores: tuple[int, int]
     decisions: tuple[int, int]  # decisions taken by first, second
     seconds: tuple[float, float]  # thinking time of first, second
     condition: str = ""  # the battleplan's victory condition
+    error: str = ""  # why a stuck battle stopped: "" when the menu ran dry, else the failure
 
 
 @dataclass
@@ -113,17 +114,24 @@ def play_game(game: Game) -> GameResult:
     players = make_players(names, game.seed, setup.ruleset)
     condition = str(setup.board.get("victory") or "none")
     decisions, seconds = [0, 0], [0.0, 0.0]
+
+    def unfinished(error: str = "") -> GameResult:
+        return GameResult(game, "stuck", (0, 0), (decisions[0], decisions[1]),
+                          (seconds[0], seconds[1]), condition, error)  # fmt: skip
+
     while outcome(state) is None:
         menu = legal_actions(state)
         if not menu:
-            return GameResult(game, "stuck", (0, 0), (decisions[0], decisions[1]),
-                              (seconds[0], seconds[1]), condition)  # fmt: skip
+            return unfinished()
         who = 0 if state.active == game.side else 1
         began = time.perf_counter()
-        action = players[state.active].choose(state, menu)
-        seconds[who] += time.perf_counter() - began
-        decisions[who] += 1
-        state = apply(state, action)[0]
+        try:
+            action = players[state.active].choose(state, menu)
+            seconds[who] += time.perf_counter() - began
+            decisions[who] += 1
+            state = apply(state, action)[0]
+        except Exception as exc:  # an engine bug in one battle must not lose the others
+            return unfinished(f"{type(exc).__name__}: {exc}")
     result = outcome(state)
     assert result is not None
     verdict = "draw" if result.winner is None else "win" if result.winner == game.side else "loss"
@@ -184,8 +192,9 @@ def run(
 
 def _line(r: GameResult) -> str:
     g = r.game
+    failed = f" ({r.error})" if r.error else ""
     return (f"  {g.first} vs {g.second}  {Path(g.army).stem}  seed {g.seed}  side {g.side}  "
-            f"{r.condition}: {r.result} {r.scores[0]}-{r.scores[1]}")  # fmt: skip
+            f"{r.condition}: {r.result} {r.scores[0]}-{r.scores[1]}{failed}")  # fmt: skip
 
 
 def table(figures: list[MatchFigures], ruleset: str = "openwar") -> Table:

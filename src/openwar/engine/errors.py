@@ -11,3 +11,9 @@ class IllegalActionError(OpenWarError):
     def __init__(self, clause: str, message: str) -> None:
         super().__init__(f"{clause}: {message}")
         self.clause = clause
+        self.message = message
+
+    def __reduce__(self) -> tuple[type[IllegalActionError], tuple[str, str]]:
+        """Pickled with both arguments, so the error crosses from a worker process intact (a
+        plain exception is rebuilt from its one formatted message and fails)."""
+        return type(self), (self.clause, self.message)

@@ -174,6 +174,20 @@ def test_ow_b4_moves_go_straight_through_friends_never_through_enemies_nor_off_t
         play(state, Action("advance", 0, "x", None, (80.0, 0.5), "move-shoot"))
 
 
+def test_ow_b4_a_move_ending_between_a_friend_passed_and_an_enemy_met_is_legal() -> None:
+    """The knife edge a search rollout found: a destination touching the friend it passed
+    and the enemy it meets, a rounding short of the contact, is a legal end (it was refused
+    as blocked: the way there, asked again, stepped back before the friend)."""
+    state = facing(60.0)
+    place(state, "x", [(40.0, 24.0)])  # a friend on the way
+    place(state, "y", [(40.0, 29.0)])  # an enemy met at (40, 26.5), touching the friend too
+    end = (40.0, 26.5 - 3e-7)  # three tenths of a micrometre into the friend's base
+    moved, _ = play(state, Action("advance", 0, "a", None, end, "move-shoot"))
+    assert moved.pos[moved.members("a")][0].tolist() == [40.0, 26.5]  # rounded to the micron
+    with pytest.raises(IllegalActionError, match="OW-B4"):  # well into the friend: refused
+        play(state, Action("advance", 0, "a", None, (40.0, 25.5), "move-shoot"))
+
+
 def test_ow_b8_exhaustion_gives_minus_1_to_hit() -> None:
     state = facing(6.0)
     advance = Action("advance", 0, "a", "b", (40.0, 26.0), "move-fight")
