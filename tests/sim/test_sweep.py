@@ -73,3 +73,14 @@ def test_unit_of_the_other_army_suggests_its_side(
     err = capsys.readouterr().err
     assert code == 2 and hint in err, err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_play_sweep_reports_every_battle_to_the_progress_bar() -> None:
+    from openwar.sim.executors import make_executor
+    from openwar.sim.sweep import play_sweep
+
+    plan = small_plan()
+    done: list[int] = []
+    with make_executor(1, None) as executor:
+        points = play_sweep(plan, 0, "Legion Cohort", [10, 30], executor, done.append)
+    assert sum(done) == 2 * plan.battles == sum(p.played for p in points)

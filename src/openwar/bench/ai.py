@@ -19,19 +19,12 @@ from typing import Any
 import numpy as np
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
 from openwar.ai.stats import wilson
 from openwar.battles import load_setup, make_players, start
 from openwar.engine.game import apply, legal_actions, outcome
+from openwar.progress import progress_bar
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "armies"
 SAMPLES = EXAMPLES / "openwar"
@@ -162,14 +155,7 @@ def run(
     and each matchup's :func:`breakdown`."""
     console = console or Console()
     figures = []
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-    )
-    with Progress(*columns, console=console, transient=True) as progress:
+    with progress_bar(console) as progress:
         for first, second, goal in matchups:
             match = MatchFigures(first, second, goal)
             began = time.perf_counter()

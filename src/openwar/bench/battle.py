@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import Progress
 from rich.table import Table
 
 from openwar.battles import fight_battle, load_setup
 from openwar.errors import OpenWarError
+from openwar.progress import progress_bar
 
 SAMPLES = Path(__file__).resolve().parents[3] / "examples" / "armies" / "openwar"
 SAMPLE_ARMIES = (SAMPLES / "iron_road_legion.yaml", SAMPLES / "hearthhold_lodge.yaml")
@@ -94,13 +95,7 @@ def run(count: int, players: list[str], armies: tuple[Path, Path] = SAMPLE_ARMIE
     """Play and print one row per player kind."""
     console = Console()
     rows = []
-    columns = (
-        TextColumn("{task.description:>7}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-    )
-    with Progress(*columns, console=console, transient=True) as progress:
+    with progress_bar(console, label="{task.description:>7}", remaining=False) as progress:
         for player in players:
             rows.append(play_battles(player, count, armies, progress))
     console.print(figures_table(rows))

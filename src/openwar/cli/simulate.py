@@ -11,18 +11,11 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
 from openwar.battleplans.files import read_battleplan
 from openwar.battles import PLAYERS_HELP, read_players
 from openwar.errors import OpenWarError
+from openwar.progress import progress_bar
 from openwar.sim.executors import Executor, make_executor
 from openwar.sim.plan import ArmyFile, BattleResult, SimulationPlan
 from openwar.sim.report import print_summary
@@ -157,14 +150,7 @@ def _play(runs: RunStore, run_id: int, executor: Executor, err: Console) -> Fini
     total = stored.plan.battles
     already = total - len(missing(runs, run_id))
     name = escape(f"{stored.army_names[0]} vs {stored.army_names[1]}")
-    columns = (
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-    )
-    with Progress(*columns, console=err, transient=False) as progress:
+    with progress_bar(err, label="[bold]{task.description}", transient=False) as progress:
         task = progress.add_task(name, total=total, completed=already)
 
         def advance(results: list[BattleResult]) -> None:

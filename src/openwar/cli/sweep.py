@@ -15,6 +15,7 @@ from rich.table import Table
 
 from openwar.battleplans.files import read_battleplan
 from openwar.battles import PLAYERS_HELP, read_players
+from openwar.progress import progress_bar
 from openwar.sim.executors import make_executor
 from openwar.sim.plan import SIDES, ArmyFile, SimulationPlan
 from openwar.sim.sweep import SweepPoint, even_points, parse_values, play_sweep
@@ -52,8 +53,15 @@ def sweep_command(
     )
     if battleplan is not None:
         plan = replace(plan, battleplan=read_battleplan(battleplan, plan.ruleset))
-    with make_executor(workers or os.cpu_count() or 1, scheduler) as executor:
-        points = play_sweep(plan, index, unit, sizes, executor)
+    err = Console(stderr=True)
+    with (
+        make_executor(workers or os.cpu_count() or 1, scheduler) as executor,
+        progress_bar(err) as progress,
+    ):
+        task = progress.add_task(escape(f"{unit}: {len(sizes)} sizes"), total=battles * len(sizes))
+        points = play_sweep(
+            plan, index, unit, sizes, executor, lambda done: progress.advance(task, done)
+        )
     even = even_points(points)
     if as_json:
         data = {

@@ -8,6 +8,7 @@ every value and differences come from the unit alone.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,14 +108,23 @@ def sweep_plans(
 
 
 def play_sweep(
-    plan: SimulationPlan, side: int, unit: str, sizes: list[int], executor: Executor
+    plan: SimulationPlan,
+    side: int,
+    unit: str,
+    sizes: list[int],
+    executor: Executor,
+    advance: Callable[[int], None] | None = None,
 ) -> list[SweepPoint]:
-    """Play the plan's battles at every size on a started executor."""
+    """Play the plan's battles at every size on a started executor; ``advance`` is told how
+    many battles each finished chunk held (for a progress bar)."""
     items = list(enumerate(battle_seeds(plan.seed, plan.battles)))
     points = []
     for size, total, sized in sweep_plans(plan, side, unit, sizes):
-        chunks = chunked(items, executor.workers)
-        results = [r for chunk in executor.results(sized, chunks) for r in chunk]
+        results = []
+        for chunk in executor.results(sized, chunked(items, executor.workers)):
+            results += chunk
+            if advance is not None:
+                advance(len(chunk))
         points.append(_point(size, total, side, results))
     return points
 
