@@ -20,6 +20,8 @@ from openwar.ai.openwar_eval import (
     control_margins,
     control_spread,
     forecast,
+    gathering,
+    gathering_gain,
     hold_chance,
     holders,
     live_points,
@@ -37,11 +39,11 @@ from openwar.ai.openwar_eval import (
 from openwar.battles import load_setup, start
 from openwar.engine.game import apply, legal_actions, outcome
 from openwar.engine.state import FloatArray, GameState, IntArray
-from openwar.rulesets.openwar import fight, victory
+from openwar.rulesets.openwar import fight, orders, victory
 from openwar.rulesets.openwar.odds import OpenWarAttack, slain_and_presence
 from openwar.rulesets.openwar.rules import battle_rules
 
-from .test_players import _deployed, charge_position
+from .test_players import _deployed, block, charge_position
 
 ARMIES = Path(__file__).resolve().parents[2] / "examples" / "armies" / "openwar"
 SAMPLES = (ARMIES / "iron_road_legion.yaml", ARMIES / "hearthhold_lodge.yaml")
@@ -120,6 +122,42 @@ def test_drawn_and_quartered_judges_every_round_as_the_last() -> None:
     assert control_spread(state) == EVALUATION.w.control_spread
     state.board.update(victory=victory.FIELD)
     assert control_spread(state) > EVALUATION.w.control_spread
+
+
+def test_units_gather_on_an_objective_they_can_outnumber_the_holders_of() -> None:
+    """b1's five hold the objective; a1's ten stand out of control range but within two Runs,
+    so side 0 gathers there: each miniature of the deficit (six) made good is a like share
+    of w.gather x its worth, and nothing beyond holding it."""
+    state = charge_position()
+    state.board.update(victory=victory.FIELD, objectives=[[45.0, 62.0], [85.0, 85.0]])
+    assert control_margins(state, 0) == [-5.0, 0.0]
+    goal = gathering(state, 0)
+    assert goal is not None and (goal.index, goal.margin, goal.deficit) == (0, -5.0, 6.0)
+    share = WEIGHTS.gather * objective_worths(state, 0)[0] / 6.0
+    assert gathering_gain(state, 0, [-2.0, 0.0]) == pytest.approx(3 * share)
+    assert gathering_gain(state, 0, [9.0, 0.0]) == pytest.approx(6 * share)
+    assert gathering_gain(state, 0, [-5.0, 3.0]) == 0.0  # the other objective is not gathered on
+    # an advance towards it is worth more for the gathering (w.gather = 0: none)
+    menu = [a for a in legal_actions(state) if a.kind == "advance" and a.target is None]
+    towards = min(menu, key=lambda a: float(np.hypot(*(np.asarray(a.point) - [45.0, 62.0]))))
+    apart = Weights(gather=0.0)
+    assert gathering(state, 0, apart) is not None  # found, but worth nothing
+    valued = openwar_eval.OpenWarEvaluation(apart).action_value(state, towards)
+    assert EVALUATION.action_value(state, towards) > valued
+
+
+def test_no_gathering_where_our_free_units_cannot_outnumber_the_holders() -> None:
+    state = charge_position()
+    state.board.update(victory=victory.FIELD, objectives=[[85.0, 85.0]])  # beyond two Runs
+    assert gathering(state, 0) is None
+    state.board.update(objectives=[[45.0, 75.0]])  # nobody's: one miniature would take it
+    assert control_margins(state, 0) == [0.0] and gathering(state, 0) is not None
+    state.board["victory"] = victory.ATTRITION  # objectives worth nothing
+    assert gathering(state, 0) is None
+    state.board["victory"] = victory.FIELD
+    block(state, "a1", 40.0, 55.0)  # in combat with b1: a1 can go nowhere else
+    assert orders.in_combat(state, "a1")
+    assert control_margins(state, 0) == [0.0] and gathering(state, 0) is None
 
 
 def test_a_unit_on_an_objective_is_worth_a_share_of_it() -> None:

@@ -52,6 +52,8 @@ class Weights:
     invasion_far: float = 0.4  # the other one (it counts only with the first: a win at once)
     control_spread: float = 4.0  # miniatures: a margin this big holds an objective ~76% surely
     control_growth: float = 8.0  # the spread's growth per end of round still to come
+    gather: float = 0.5  # share of the gathering objective's worth, spread over its deficit
+    gather_rounds: int = 2  # rounds of Runs within which units count towards a gathering
 
     @cached_property
     def _hash(self) -> int:
@@ -484,7 +486,22 @@ def control_margins(
     thinned: tuple[str, float] | None = None,
 ) -> list[float]:
     """For each objective of :func:`live_points`: ``side``'s miniatures within control range
-    less the enemy's (OW-B14), as :func:`holders` sees them."""
+    less the enemy's (OW-B14), as :func:`holders` sees them (remembered while the state is
+    only read: an order's objective value and its part of a gathering both ask it)."""
+    if state.scratch is None:  # no key to build
+        return _control_margins(state, side, moved, xy, thinned)
+    placed = None if moved is None or xy is None else (moved.tobytes(), xy.tobytes())
+    key = ("openwar.control_margins", side, placed, thinned)
+    return list(state.remembered(key, lambda: _control_margins(state, side, moved, xy, thinned)))
+
+
+def _control_margins(
+    state: GameState,
+    side: int,
+    moved: IntArray | None,
+    xy: FloatArray | None,
+    thinned: tuple[str, float] | None,
+) -> list[float]:
     points = live_points(state)
     if not points:
         return []
@@ -626,6 +643,74 @@ def _objective_value(
     return value
 
 
+@dataclass(frozen=True)
+class Gathering:
+    """The objective a side gathers its units on (:func:`gathering`)."""
+
+    index: int  # into :func:`live_points`
+    worth: float  # :func:`objective_worths`
+    margin: float  # :func:`control_margins` now (at most 0: the side does not hold it)
+
+    @property
+    def deficit(self) -> float:
+        """Miniatures the side lacks to hold it (OW-B14: one more than the enemy)."""
+        return 1.0 - self.margin
+
+
+def gathering(state: GameState, side: int, w: Weights = WEIGHTS) -> Gathering | None:
+    """The objective ``side`` should gather on: of the objectives worth holding that it does
+    not hold, the most valuable one (then the one lacking fewest miniatures) that its units
+    out of combat could outnumber the enemy on by running there within ``w.gather_rounds``
+    rounds; None when there is none. No single unit can take an objective that a mass holds,
+    and a hold chance that one unit hardly moves gives no unit a reason to go: the gathering
+    gives each unit its share of the whole (remembered while the state is only read)."""
+    return state.remembered(("openwar.gathering", side, w), lambda: _gathering(state, side, w))
+
+
+def _gathering(state: GameState, side: int, w: Weights) -> Gathering | None:
+    points = live_points(state)
+    if not points:
+        return None
+    worths = objective_worths(state, side, w)
+    margins = control_margins(state, side)
+    wanted = [k for k, (v, m) in enumerate(zip(worths, margins, strict=True)) if v > 0 >= m]
+    if not wanted:
+        return None
+    control = float(state.board.get("control_range", battle_rules().objective_range))
+    rounds = min(w.gather_rounds, max(rounds_to_score(state), 1))
+    free = [u for u in state.side_units(side) if not orders.in_combat(state, u.id)]
+    minis = [state.on_table(u.id) for u in free]
+    if not free or not sum(len(m) for m in minis):
+        return None
+    ours = np.concatenate(minis)
+    runs = np.repeat([reach(state, u)[0] * rounds for u in free], [len(m) for m in minis])
+    goals = np.asarray([points[k][1] for k in wanted])
+    offsets = state.pos[ours][None, :, :] - goals[:, None, :]
+    gaps_ = np.hypot(offsets[..., 0], offsets[..., 1]) - state.radius[ours]
+    coming = np.count_nonzero((gaps_ > control) & (gaps_ <= control + runs), axis=1).tolist()
+    best: Gathering | None = None
+    for k, count in zip(wanted, coming, strict=True):
+        found = Gathering(k, worths[k], margins[k])
+        if count >= found.deficit and (
+            best is None or (found.worth, found.margin) > (best.worth, best.margin)
+        ):
+            best = found
+    return best
+
+
+def gathering_gain(
+    state: GameState, side: int, margins: list[float], w: Weights = WEIGHTS
+) -> float:
+    """What ``side``'s control margins becoming ``margins`` (after an order) is worth towards
+    its :func:`gathering`: ``w.gather`` of the objective's worth for the whole deficit made
+    good, a like share for each miniature of it (none beyond holding it)."""
+    goal = gathering(state, side, w)
+    if goal is None or goal.index >= len(margins):
+        return 0.0
+    made_good = min(margins[goal.index], 1.0) - goal.margin
+    return w.gather * goal.worth * made_good / goal.deficit
+
+
 def score_value(state: GameState, side: int, w: Weights = WEIGHTS) -> float:
     """The scores already won, in points (OW-B16, OW-V1)."""
     margin = float(state.scores[side] - state.scores[1 - side])
@@ -729,8 +814,7 @@ class OpenWarEvaluation:
         share = max(1.0 - attack.slain / size, 0.0) * (1.0 - attack.beaten * self._routs(enemy))
         if share >= 1.0 or not live_points(state):
             return 0.0
-        after = objective_value(state, side, w=self.w, thinned=(target, share))
-        return after - objective_value(state, side, w=self.w)
+        return self._objective_change(state, side, thinned=(target, share))
 
     def _melee(
         self, after: GameState, unit_id: str, target: str, *, holding: bool, charged: bool
@@ -751,6 +835,27 @@ class OpenWarEvaluation:
 
     def _routs(self, unit: UnitState) -> float:
         return 1.0 if unit.tokens.get("shaken", 0) + 1 >= battle_rules().rout_shaken else 0.0
+
+    def _objective_change(
+        self,
+        state: GameState,
+        side: int,
+        *,
+        after: GameState | None = None,
+        moved: IntArray | None = None,
+        xy: FloatArray | None = None,
+        thinned: tuple[str, float] | None = None,
+    ) -> float:
+        """What an order changes of ``side``'s objectives: :func:`objective_value` once it is
+        given (on ``after``, or with ``moved`` standing at ``xy``, or the unit ``thinned``)
+        less now, and its part of the side's :func:`gathering`."""
+        then = state if after is None else after
+        change = objective_value(then, side, moved, xy, self.w, thinned)
+        change -= objective_value(state, side, w=self.w)
+        if gathering(state, side, self.w) is not None:
+            margins = control_margins(then, side, moved, xy, thinned)
+            change += gathering_gain(state, side, margins, self.w)
+        return change
 
     # -- moving --------------------------------------------------------------------------------
     def _move(self, state: GameState, unit: UnitState, action: Action) -> float:
@@ -775,9 +880,12 @@ class OpenWarEvaluation:
         self, state: GameState, unit: UnitState, members: IntArray, xy: FloatArray
     ) -> float:
         here = state.pos[members]
-        held = objective_value(state, unit.side, members, xy, self.w)
-        held -= objective_value(state, unit.side, w=self.w)
-        lacking = wanted_objectives(state, unit.side)
+        held = self._objective_change(state, unit.side, moved=members, xy=xy)
+        goal = gathering(state, unit.side, self.w)
+        if goal is None:
+            lacking = wanted_objectives(state, unit.side)
+        else:  # every unit closes on the gathering
+            lacking = [(live_points(state)[goal.index][1], goal.worth)]
         if lacking:
             drive = (
                 max(
@@ -800,8 +908,7 @@ class OpenWarEvaluation:
         after.pos[members] += shift
         after.unit(unit.id).tokens["exhaustion"] = 1
         orders.fight_move(after, unit.id, str(action.target))  # the fight starts as OW-F2
-        moved = objective_value(after, unit.side, w=self.w)
-        moved -= objective_value(state, unit.side, w=self.w)
+        moved = self._objective_change(state, unit.side, after=after)
         return moved + self._melee(after, unit.id, str(action.target), holding=False, charged=True)
 
     def _contact(
@@ -814,8 +921,7 @@ class OpenWarEvaluation:
         if target not in orders.enemies_within(after, unit.id, battle_rules().combat_range):
             return self._position_gain(state, unit, members, after.pos[members])
         orders.fight_move(after, unit.id, target)
-        moved = objective_value(after, unit.side, w=self.w)
-        moved -= objective_value(state, unit.side, w=self.w)
+        moved = self._objective_change(state, unit.side, after=after)
         return moved + self._melee(after, unit.id, target, holding=False, charged=False)
 
     # -- other orders --------------------------------------------------------------------------
@@ -834,8 +940,7 @@ class OpenWarEvaluation:
         members = state.on_table(unit.id)
         xy = state.pos[members] + (np.asarray(action.point) - centroid(state, members))
         gain = pressure(state, unit, xy, w=self.w) - pressure(state, unit, state.pos[members])
-        kept = objective_value(state, unit.side, members, xy, self.w)
-        kept -= objective_value(state, unit.side, w=self.w)
+        kept = self._objective_change(state, unit.side, moved=members, xy=xy)
         return gain - self.w.run_cost + kept
 
     def _skill(self, state: GameState, action: Action) -> float:
