@@ -4,7 +4,8 @@ An order is worth what it changes of the final score (OW-B16: objective points p
 destroyed units): attacks through the exact odds (slain distribution and P(Presence roll
 wins), so Shaken tokens and routs count), moves through objectives held and threat ranges
 (enemy Run + combat range, shooting range + a move), with the enemy's counter-attack weighed
-against each charge and fight.
+against each charge and fight. Each side also gathers on one objective it can outnumber the
+holders of (:func:`gathering`): every order gets its share of taking it.
 """
 
 from __future__ import annotations
