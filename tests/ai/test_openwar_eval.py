@@ -37,6 +37,7 @@ from openwar.ai.openwar_eval import (
     value_of,
 )
 from openwar.battles import load_setup, start
+from openwar.engine.actions import Action
 from openwar.engine.game import apply, legal_actions, outcome
 from openwar.engine.state import FloatArray, GameState, IntArray
 from openwar.rulesets.openwar import fight, orders, victory
@@ -158,6 +159,22 @@ def test_no_gathering_where_our_free_units_cannot_outnumber_the_holders() -> Non
     block(state, "a1", 40.0, 55.0)  # in combat with b1: a1 can go nowhere else
     assert orders.in_combat(state, "a1")
     assert control_margins(state, 0) == [0.0] and gathering(state, 0) is None
+
+
+def test_the_enemys_reply_counts_against_a_fight_at_the_retaliation_share() -> None:
+    """A fight is our attack less ``w.retaliation`` of the enemy's expected reply (scaled by
+    how much of the enemy survives): the value falls linearly as the share grows."""
+    state = charge_position()
+    block(state, "b1", 40.0, 47.5)  # front ranks in base contact
+    assert orders.in_combat(state, "a1")
+    fight_order = Action("hold", 0, "a1", target="b1")
+    assert fight_order in legal_actions(state)
+    values = [
+        openwar_eval.OpenWarEvaluation(Weights(retaliation=r)).action_value(state, fight_order)
+        for r in (0.0, WEIGHTS.retaliation, 1.0)
+    ]
+    assert values[0] > values[1] > values[2]
+    assert values[0] - values[1] == pytest.approx(WEIGHTS.retaliation * (values[0] - values[2]))
 
 
 def test_a_unit_on_an_objective_is_worth_a_share_of_it() -> None:

@@ -36,7 +36,7 @@ class Weights:
     material: float = 0.6  # a slain miniature of a surviving unit, as a share of its points
     shaken: float = 0.5  # a Shaken token, as a share of the unit's points per token to rout
     glory: float = 3.0  # points for a Glory token won
-    retaliation: float = 0.8  # share of the enemy's counter-attack counted against a fight
+    retaliation: float = 0.5  # share of the enemy's counter-attack counted against a fight
     threat_now: float = 0.3  # an enemy that still acts this round and can reach us
     threat_later: float = 0.1  # one that has acted (it may act first next round)
     opportunity: float = 0.3  # an enemy we could charge or shoot next
