@@ -10,8 +10,11 @@ import pytest
 
 from openwar.engine.actions import Action
 from openwar.engine.errors import IllegalActionError
+from openwar.engine.game import legal_actions
+from openwar.engine.space import OVERLAP_TOLERANCE
 from openwar.engine.state import GameState
-from openwar.rulesets.openwar import fight
+from openwar.rulesets.openwar import fight, orders
+from openwar.rulesets.openwar.rules import battle_rules
 
 from .conftest import (
     DIAMETER,
@@ -60,6 +63,20 @@ def test_ow_f1_fight_only_a_unit_within_5cm() -> None:
         play(state, Action("hold", 0, "a", "c"))
     _, events = play(state, Action("hold", 0, "a", "b"), [*MISS, 1, 1])
     assert first(events, "attack").data["attackers"] == 1
+
+
+def test_ow_f1_a_unit_in_combat_by_the_rounding_tolerance_has_its_fight() -> None:
+    """In combat and "the enemies within combat range" are one test: a gap over 5 cm by less
+    than the rounding tolerance of touching bases is in combat, and the fight is offered and
+    legal (found in a search battle: an Exhausted unit 5.0000016 cm from its enemy was in
+    combat, could not Run out, and had no enemy to fight, so its side had no order to give)."""
+    state = duel(gap_cm=5.0 + 1.5e-6)
+    assert 5.0 + 1e-6 < gap(state, "a", "b") <= 5.0 + OVERLAP_TOLERANCE
+    state.unit("a").tokens["exhaustion"] = 1  # no Run out of combat
+    assert orders.in_combat(state, "a")
+    assert orders.enemies_within(state, "a", battle_rules().combat_range) == ["b"]
+    assert legal_actions(state) == [Action("hold", 0, "a", "b")]
+    play(state, Action("hold", 0, "a", "b"), [*MISS, 1, 1])
 
 
 def test_ow_f2_fight_move_5cm_then_attacks_from_base_contact() -> None:

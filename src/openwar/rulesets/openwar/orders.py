@@ -71,6 +71,8 @@ def in_combat(state: GameState, unit_id: str) -> bool:
 
 
 def enemies_within(state: GameState, unit_id: str, distance: float) -> list[str]:
+    """The enemy units within ``distance`` of the unit, with :func:`in_combat`'s tolerance
+    (so a unit in combat always has an enemy to fight)."""
     ours = state.on_table(unit_id)
     side = state.unit(unit_id).side
     found = []
@@ -78,7 +80,9 @@ def enemies_within(state: GameState, unit_id: str, distance: float) -> list[str]
         if enemy.side == side:
             continue
         theirs = state.on_table(enemy.id)
-        if len(ours) and len(theirs) and least_gap(state, unit_id, enemy.id) <= distance + 1e-6:
+        if not len(ours) or not len(theirs):
+            continue
+        if least_gap(state, unit_id, enemy.id) <= distance + OVERLAP_TOLERANCE:
             found.append(enemy.id)
     return found
 
