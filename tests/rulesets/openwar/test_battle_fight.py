@@ -11,9 +11,9 @@ import pytest
 from openwar.engine.actions import Action
 from openwar.engine.errors import IllegalActionError
 from openwar.engine.game import legal_actions
-from openwar.engine.space import OVERLAP_TOLERANCE
+from openwar.engine.space import OVERLAP_TOLERANCE, centroid
 from openwar.engine.state import GameState
-from openwar.rulesets.openwar import fight, orders
+from openwar.rulesets.openwar import fight, menu, orders
 from openwar.rulesets.openwar.rules import battle_rules
 
 from .conftest import (
@@ -76,7 +76,22 @@ def test_ow_f1_a_unit_in_combat_by_the_rounding_tolerance_has_its_fight() -> Non
     assert orders.in_combat(state, "a")
     assert orders.enemies_within(state, "a", battle_rules().combat_range) == ["b"]
     assert legal_actions(state) == [Action("hold", 0, "a", "b")]
-    play(state, Action("hold", 0, "a", "b"), [*MISS, 1, 1])
+    _, events = play(state, Action("hold", 0, "a", "b"), [*MISS, 1, 1])
+    assert first(events, "attack").data["attackers"] == 1
+
+
+@pytest.mark.parametrize("beyond", [0.5e-6, 1.5e-6, 3e-6])
+def test_ow_f1_the_menu_never_offers_as_out_of_combat_a_place_the_engine_finds_in_combat(
+    beyond: float,
+) -> None:
+    """A Retreat or a Run to an objective is offered only where it ends out of combat; the
+    menu's test must not be stricter than the engine's, which rounds positions and allows
+    the tolerance (the Retreat would be refused, the Run turned into a charge)."""
+    state = duel(gap_cm=5.0 + beyond)
+    unit = state.unit("a")
+    here = tuple(centroid(state, state.on_table("a")).tolist())
+    assert menu._ends_in_combat(state, unit, [here]) == [True]  # as near as the engine allows
+    assert orders.in_combat(state, "a") == (beyond <= OVERLAP_TOLERANCE)
 
 
 def test_ow_f2_fight_move_5cm_then_attacks_from_base_contact() -> None:

@@ -33,6 +33,7 @@ NO_ROOM = "no room"
 WIDE = "wide ranks"
 FITTING_BASES = 1024  # bases placed per vectorised fitting check
 FITTING_MEMO = "openwar.fitting"  # (Lookups.memo) set-up formations checked so far
+ROUNDING_SLACK = 2 * OVERLAP_TOLERANCE  # rounding to POSITION_DECIMALS plus in_combat's tolerance
 
 
 def deployment_menu(state: GameState) -> list[Action]:
@@ -325,10 +326,13 @@ def _ends_in_combat(
     state: GameState, unit: UnitState, points: list[tuple[float, float]]
 ) -> list[bool]:
     """Whether the unit's centre moved to each of ``points`` ends within combat range of an
-    enemy."""
+    enemy, or so near it that the engine might find it in combat: a move offered as ending
+    out of combat (a Retreat, a Run to an objective) must still end out of it once the
+    engine rounds the positions and measures with its tolerance (:data:`ROUNDING_SLACK`)."""
     ours = state.on_table(unit.id)
     theirs = orders.enemy_minis(state, unit.side)
     if len(theirs) == 0 or not points:
         return [False] * len(points)
     shifts = np.asarray(points, dtype=np.float64) - centroid(state, ours)
-    return [bool(near) for near in orders.within_combat_range(state, ours, theirs, shifts)]
+    near = orders.within_combat_range(state, ours, theirs, shifts, ROUNDING_SLACK)
+    return [bool(k) for k in near]

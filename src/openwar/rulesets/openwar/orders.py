@@ -273,13 +273,17 @@ def contacts(
 
 
 def within_combat_range(
-    state: GameState, ours: np.ndarray, theirs: np.ndarray, shifts: FloatArray
+    state: GameState,
+    ours: np.ndarray,
+    theirs: np.ndarray,
+    shifts: FloatArray,
+    slack: float = 0.0,
 ) -> BoolArray:
-    """Whether ``ours`` moved by each of ``shifts`` (k, 2) ends within combat range of
-    ``theirs`` (every move's gaps at once, each the sum of one move alone)."""
+    """Whether ``ours`` moved by each of ``shifts`` (k, 2) ends within combat range (plus
+    ``slack``) of ``theirs`` (every move's gaps at once, each the sum of one move alone)."""
     shifts = np.ascontiguousarray(shifts, dtype=np.float64)
     nearest = kernels.nearest_after(state.pos, state.radius, ours, theirs, shifts)
-    return np.asarray(nearest <= battle_rules().combat_range)
+    return np.asarray(nearest <= battle_rules().combat_range + slack)
 
 
 def fight_move(state: GameState, unit_id: str, target_id: str) -> float:
