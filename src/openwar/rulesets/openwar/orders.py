@@ -73,18 +73,16 @@ def in_combat(state: GameState, unit_id: str) -> bool:
 def enemies_within(state: GameState, unit_id: str, distance: float) -> list[str]:
     """The enemy units within ``distance`` of the unit, with :func:`in_combat`'s tolerance
     (so a unit in combat always has an enemy to fight)."""
-    ours = state.on_table(unit_id)
+    if not len(state.on_table(unit_id)):
+        return []
     side = state.unit(unit_id).side
-    found = []
-    for enemy in state.units:
-        if enemy.side == side:
-            continue
-        theirs = state.on_table(enemy.id)
-        if not len(ours) or not len(theirs):
-            continue
-        if least_gap(state, unit_id, enemy.id) <= distance + OVERLAP_TOLERANCE:
-            found.append(enemy.id)
-    return found
+    return [
+        enemy.id
+        for enemy in state.units
+        if enemy.side != side
+        and len(state.on_table(enemy.id))
+        and least_gap(state, unit_id, enemy.id) <= distance + OVERLAP_TOLERANCE
+    ]
 
 
 def move_allowance(state: GameState, unit_id: str) -> float:
