@@ -34,6 +34,7 @@ class RoundSummary:
     first: int | None = None
     sides: tuple[SideRound, SideRound] = field(default_factory=lambda: (SideRound(), SideRound()))
     objectives: list[int | None] = field(default_factory=list)
+    twist: list[str] = field(default_factory=list)  # what the battleplan's twist did
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -41,6 +42,7 @@ class RoundSummary:
             "first": self.first,
             "sides": [s.to_json() for s in self.sides],
             "objectives": self.objectives,
+            "twist": self.twist,
         }
 
 
@@ -83,4 +85,26 @@ def _absorb(
         current.sides[1 - side_of[data["unit"]]].routed.append(names[data["unit"]])
     elif event.kind == "objectives":
         current.objectives = list(data["held"])
+    elif event.kind in ("twist", "struck") or (event.kind == "presence" and "first_roll" in data):
+        told = _twist_moment(event, names)
+        current.twist += [told] if told else []
     return current
+
+
+SIDES = ("A", "B")
+
+
+def _twist_moment(event: Event, names: dict[str, str]) -> str | None:
+    """One line for what the twist did (OW-X2..OW-X6); None for a roll that did nothing."""
+    data = event.data
+    if event.kind == "struck":
+        return f"lightning strikes {names[data['unit']]}: {data['slain']} slain"
+    if event.kind == "presence":
+        won = "won" if data["beaten"] else "failed again"
+        return f"Grudge Match: {names[data['unit']]} rolls Presence again ({won})"
+    if data["twist"] == "Dead of Night":
+        return f"Dead of Night: units see {data['sight']:g} cm (rolled {data['roll']})"
+    if data["twist"] == "Healing Winds" and data["returned"]:
+        count, side = len(data["returned"]), SIDES[data["side"]]
+        return f"Healing Winds: {count} return to {names[data['unit']]} (side {side})"
+    return None

@@ -80,6 +80,7 @@ def _openwar() -> BattleFixture:
         split=lambda unit: bool(unit.flags.get("split")),
         already_acted=_openwar_already_ordered,
         out_of_reach=_openwar_out_of_reach,
+        returns_slain=True,  # OW-X5 Healing Winds returns slain miniatures
     )
 
 

@@ -27,6 +27,7 @@ from openwar.rulesets.openwar.menu import unit_orders
 from openwar.rulesets.openwar.odds import OpenWarAttack, slain_and_presence
 from openwar.rulesets.openwar.rules import battle_rules
 from openwar.rulesets.openwar.shooting import shooters
+from openwar.rulesets.openwar.twists import presence_rerolled
 
 
 @dataclass(frozen=True)
@@ -244,7 +245,7 @@ def attack_profile(
         models=models, attacks=weapon.attacks, melee=skill, accuracy=0,
         difficulty=weapon.difficulty, pierce=weapon.pierce, armor=target_armor,
         target_size=state.size(target_id), shock=fight.SHOCK in weapon.special,
-        presence=presence, morale=morale,
+        presence=presence, morale=morale, grudge=presence_rerolled(state),
     )  # fmt: skip
 
 
@@ -310,9 +311,8 @@ def reach(state: GameState, unit: UnitState) -> tuple[float, float]:
 
 
 def _reach(state: GameState, unit: UnitState) -> tuple[float, float]:
-    rules = battle_rules()
     move = orders.move_allowance(state, unit.id)
-    charge = move if unit.tokens.get("exhaustion") else move * rules.run_multiplier
+    charge = move if unit.tokens.get("exhaustion") else orders.run_allowance(state, unit.id)
     members = state.on_table(unit.id)
     shots = [w.range for m in members[:1] for w in fight.weapons(state, int(m), ranged=True)]
     shoot = move + max(shots) + float(unit.profile["ranged"]) if shots else -1.0

@@ -188,6 +188,7 @@ def report(
                     "armies": [a.name for a in setup.armies],
                     "players": list(chosen),
                     "battleplan": setup.board.get("name"),
+                    "twist": setup.board.get("twist"),
                     "actions": len(record.actions),
                     "summary": summary_json,
                     "picture": None if picture is None else str(picture),
@@ -201,7 +202,9 @@ def report(
     console = Console(highlight=False)
     names = [f"{SIDE_NAMES[i]}: {army.name} ({chosen[i]})" for i, army in enumerate(setup.armies)]
     plan_name = escape(str(setup.board.get("name", "OpenWar")))
-    console.print(f"[bold]{plan_name}[/bold] — seed {setup.seed}")
+    twist = setup.board.get("twist")
+    told = f" — twist: {escape(str(twist))}" if twist and twist != "No Twist" else ""
+    console.print(f"[bold]{plan_name}[/bold] — seed {setup.seed}{told}")
     console.print("   vs   ".join(names), markup=False)
     if log:
         _print_log(console, record)
@@ -263,6 +266,7 @@ def _rounds_table(rounds: list[RoundSummary], setup: BattleSetup) -> Table:
 def _highlights(rounds: list[RoundSummary]) -> list[str]:
     lines = []
     for summary in rounds:
+        lines += [f"round {summary.number}: {told}" for told in summary.twist]
         for side in (0, 1):
             part = summary.sides[side]
             lines += [

@@ -154,6 +154,9 @@ def openwar_odds(
     shock: Annotated[bool, typer.Option(help="Weapon has Shock: +1 Presence per hitter.")] = False,
     presence: Annotated[int, typer.Option(help="Attacking unit's Presence.")] = 0,
     morale: Annotated[int, typer.Option(help="Target unit's Morale.")] = 8,
+    grudge_match: Annotated[
+        bool, typer.Option(help="Grudge Match twist: a failed Presence roll is rolled again.")
+    ] = False,
     as_json: Json = False,
     plot: Plot = None,
     simulate: Simulate = 0,
@@ -169,7 +172,7 @@ def openwar_odds(
 
     profile = OpenWarAttack(
         models, attacks, melee, accuracy, difficulty, pierce, armor, target_size, shock,
-        presence, morale,
+        presence, morale, grudge_match,
     )  # fmt: skip
     result = attack_odds(profile)
     rolled: dict[str, float] = {}

@@ -60,7 +60,12 @@ def brute_force(p: OpenWarAttack) -> tuple[dict[int, Fraction], dict[tuple[int, 
 
     def presence(s: tuple[int, int]) -> dict[tuple[int, bool], Fraction]:
         bonus = s[0] + (s[1] if p.shock else 0)  # OW-A5, OW-A6
-        return fmap(faces(2), lambda roll: (s[0], sum(roll) + p.presence + bonus > p.morale))
+
+        def won(roll: tuple[int, ...]) -> bool:  # OW-X6: a failed first pair is rolled again
+            first = sum(roll[:2]) + p.presence + bonus > p.morale
+            return first or (p.grudge and sum(roll[2:]) + p.presence + bonus > p.morale)
+
+        return fmap(faces(4 if p.grudge else 2), lambda roll: (s[0], won(roll)))
 
     return slain, bind(summary, presence)
 
@@ -121,6 +126,10 @@ SMALL = [
     ow(models=2, attacks=2, melee=3, accuracy=1, difficulty=6, armor=3, target_size=10),
     ow(models=2, attacks=2, difficulty=9, armor=4, morale=4, presence=-2),
     ow(models=3, attacks=2, melee=-1, difficulty=3, pierce=-1, armor=4, shock=True, morale=10),
+    ow(
+        models=2, attacks=2, difficulty=5, armor=4, target_size=3, presence=1, morale=9, grudge=True
+    ),
+    ow(models=2, attacks=1, difficulty=4, armor=5, shock=True, morale=11, grudge=True),
 ]
 
 
@@ -152,11 +161,13 @@ def icepool_presence(p: OpenWarAttack) -> float:
     mini = hits.map(lambda h: ((h @ wound) * 1000 if h else 0) + (1 if h else 0))
     unit = p.models @ mini
     shock = 1 if p.shock else 0
-    passed = icepool.map(
-        lambda e, r: r + p.presence + min(e // 1000, p.target_size) + shock * (e % 1000) > p.morale,
-        unit,
-        2 @ icepool.d6,
-    )
+    again = 2 @ icepool.d6 if p.grudge else icepool.Die([0])  # OW-X6: a second roll if failed
+
+    def won(e: int, r: int, r2: int) -> bool:
+        bonus = p.presence + min(e // 1000, p.target_size) + shock * (e % 1000)
+        return r + bonus > p.morale or (p.grudge and r2 + bonus > p.morale)
+
+    passed = icepool.map(won, unit, 2 @ icepool.d6, again)
     return float(passed.probability(True))
 
 
@@ -164,6 +175,7 @@ ICEPOOL = [
     ow(models=10, attacks=2, melee=1, difficulty=5, pierce=1, armor=4, presence=1, morale=9),
     ow(models=8, attacks=3, difficulty=5, armor=5, shock=True, target_size=6, morale=10),
     ow(models=5, attacks=1, difficulty=4, armor=4, shock=True, presence=-1, morale=7),
+    ow(models=6, attacks=2, difficulty=5, armor=4, shock=True, presence=1, morale=10, grudge=True),
 ]
 
 
@@ -276,6 +288,17 @@ def test_the_remembered_presence_tail_is_the_tail_worked_out_afresh() -> None:
     for dice in (1, 2, 3):
         np.testing.assert_array_equal(presence_tail(dice), at_least(power(die(6), dice)))
         assert presence_tail(dice) is presence_tail(dice)
+
+
+def test_openwar_x6_grudge_match_rolls_a_failed_presence_roll_again() -> None:
+    # nothing can hit; 2D6 + 1 > 8 is 15/36, so a failure twice is (21/36)^2
+    plain = ow(models=1, attacks=1, difficulty=20, presence=1, morale=8)
+    grudge = ow(models=1, attacks=1, difficulty=20, presence=1, morale=8, grudge=True)
+    assert presence_beats(grudge, 0) == pytest.approx(1 - (21 / 36) ** 2, abs=1e-15)
+    assert attack_odds(grudge).extras["presence"]["probability"] == pytest.approx(
+        1 - (1 - attack_odds(plain).extras["presence"]["probability"]) ** 2, abs=1e-15
+    )
+    assert presence_beats(ow(morale=12, grudge=True), 0) == 0.0
 
 
 # ------------------------------------------------------------- the quicker arithmetic, to the bit

@@ -14,7 +14,7 @@ from openwar.engine.events import Event
 from openwar.engine.game import Dice, Outcome
 from openwar.engine.space import unit_gaps
 from openwar.engine.state import GameState, UnitState
-from openwar.rulesets.openwar import fight, orders, victory
+from openwar.rulesets.openwar import fight, orders, twists, victory
 from openwar.rulesets.openwar.board import facing_for, territory
 from openwar.rulesets.openwar.menu import NO_ROOM, WIDE, deployment_options
 from openwar.rulesets.openwar.rules import battle_rules
@@ -189,7 +189,7 @@ class OpenWarRules:
         if action.point is None:
             raise IllegalActionError("OW-O3", "Run names where the unit goes")
         started_in_combat = orders.in_combat(state, unit_id)
-        limit = orders.move_allowance(state, unit_id) * rules.run_multiplier
+        limit = orders.run_allowance(state, unit_id)
         moved = orders.translate(state, unit_id, action.point, limit, "OW-O3")
         unit.tokens["exhaustion"] = 1
         events = [Event("moved", {"unit": unit_id, "distance": round(moved, 2), "run": True})]
@@ -332,7 +332,11 @@ class OpenWarRules:
             unit.flags["ordered"] = False
         winner, rolls = dice.roll_off()
         state.active = winner if self._can_order(state, winner) else 1 - winner
-        return [Event("round", {"round": state.round, "first": state.active, "rolls": rolls})]
+        events = [Event("round", {"round": state.round, "first": state.active, "rolls": rolls})]
+        events += twists.start_of_round(state, dice)
+        if self._wiped_out(state) is not None:  # Lightning Strikes can end a battle
+            return events + self._end_battle(state)
+        return events
 
     def _end_round(self, state: GameState, dice: Dice) -> list[Event]:
         events, winner = victory.end_of_round(state)

@@ -84,6 +84,7 @@ def board_from_plan(plan: dict[str, Any]) -> dict[str, Any]:
         "lands": [[list(map(float, p)) for p in plan["map"]["territories"][s]] for s in ("A", "B")],
         "prize_gap": float(prize_gap) if prize_gap is not None else None,
         "prize_pickup": battle_rules().prize_pickup,
+        "twist": (plan.get("twist") or {}).get("name") or "No Twist",
     }
 
 

@@ -15,6 +15,7 @@ from openwar.engine.game import Dice
 from openwar.engine.space import centroid, furthest_translation, unit_gaps
 from openwar.engine.state import GameState, IntArray
 from openwar.rulesets.openwar.rules import battle_rules
+from openwar.rulesets.openwar.twists import presence_rerolled
 
 SECOND_RANK, THIRD_RANK, SHOCK, THROWN = "Second Rank", "Third Rank", "Shock", "Thrown"
 SHIELDSTICK = "Shieldstick"
@@ -249,8 +250,12 @@ def presence_roll(
     roll = int(dice.d6(rules.presence_dice).sum())
     bonus = rules.glory_presence * unit.tokens.get("glory", 0)
     bonus += rules.charge_push_bonus if charged else 0
-    total = roll + int(unit.profile["presence"]) + slain + shock + bonus
+    bonus += int(unit.profile["presence"]) + slain + shock
     morale = int(enemy.profile["morale"]) + rules.shaken_morale * enemy.tokens.get("shaken", 0)
+    first = None
+    if roll + bonus <= morale and presence_rerolled(state) and not state.is_destroyed(target_id):
+        first, roll = roll, int(dice.d6(rules.presence_dice).sum())  # OW-X6 Grudge Match
+    total = roll + bonus
     beaten = total > morale and not state.is_destroyed(target_id)
     if beaten:
         enemy.tokens["shaken"] = enemy.tokens.get("shaken", 0) + 1
@@ -263,6 +268,8 @@ def presence_roll(
         "morale": morale,
         "beaten": beaten,
     }
+    if first is not None:
+        data["first_roll"] = first
     return beaten, Event("presence", data)
 
 

@@ -186,10 +186,10 @@ def _free_orders(state: GameState, unit: UnitState) -> tuple[list[Action], list[
     each enemy its shot, then its advance into or short of combat and its charge; each
     objective's advance and run; the fall-back. Every straight move they need is worked out
     in two passes (the contact tries, then the goals not in contact)."""
-    side, rules = unit.side, battle_rules()
+    side = unit.side
     shoots = can_shoot(state, unit.id)
     move = orders.move_allowance(state, unit.id)
-    run = move * rules.run_multiplier
+    run = orders.run_allowance(state, unit.id)
     exhausted = bool(unit.tokens.get("exhaustion"))
     enemies = state.side_units(1 - side)
     touches = orders.contacts(state, unit.id, [enemy.id for enemy in enemies], run)
@@ -267,9 +267,7 @@ def _in_combat_orders(state: GameState, unit: UnitState) -> list[Action]:
         for enemy in orders.enemies_within(state, unit.id, rules.combat_range)
     ]
     if not unit.tokens.get("exhaustion"):
-        retreat = _away_point(
-            state, unit, orders.move_allowance(state, unit.id) * rules.run_multiplier
-        )
+        retreat = _away_point(state, unit, orders.run_allowance(state, unit.id))
         if retreat is not None and _leaves_combat(state, unit, retreat):
             menu.append(Action("run", side, unit.id, point=retreat, choice="retreat"))
     menu += _skills(state, unit)

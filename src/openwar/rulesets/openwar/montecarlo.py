@@ -24,7 +24,11 @@ def simulate(profile: OpenWarAttack, trials: int, seed: int) -> tuple[SimulatedO
         hitters = hits.any(axis=2).sum(axis=1) if profile.shock else 0
         roll = rng.integers(1, 7, size=(n, rules.presence_dice)).sum(axis=1)
         total = roll + profile.presence + slain + rules.shock_bonus * hitters
-        passed += int((total > profile.morale).sum())
+        won = total > profile.morale
+        if profile.grudge:  # OW-X6: a failed roll is rolled again
+            again = rng.integers(1, 7, size=(n, rules.presence_dice)).sum(axis=1)
+            won |= again + (total - roll) > profile.morale
+        passed += int(won.sum())
         slain_parts.append(slain)
     frequencies = empirical(np.concatenate(slain_parts))
     return SimulatedOdds(trials, seed, frequencies, frequencies), passed / trials

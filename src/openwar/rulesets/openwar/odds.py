@@ -50,6 +50,7 @@ class OpenWarAttack:
     shock: bool = False
     presence: int = 0
     morale: int = 8
+    grudge: bool = False  # OW-X6 Grudge Match: a failed Presence roll is rolled again
 
     def __post_init__(self) -> None:
         for name in ("models", "attacks", "target-size"):
@@ -76,15 +77,18 @@ def miniature_outcome(profile: OpenWarAttack) -> FloatArray:
 
 def presence_beats(profile: OpenWarAttack, bonus: int) -> float:
     """P(2D6 + Presence + bonus > Morale)."""
-    tail = presence_tail(attack_rules().presence_dice)
+    tail = presence_tail(attack_rules().presence_dice, profile.grudge)
     needed = profile.morale - profile.presence - bonus + 1
     return float(tail[max(needed, 0)]) if needed < len(tail) else 0.0
 
 
 @cache
-def presence_tail(dice: int) -> FloatArray:
-    """P(the Presence roll of ``dice`` D6 >= n) for every n (worked out once)."""
+def presence_tail(dice: int, grudge: bool = False) -> FloatArray:
+    """P(the Presence roll of ``dice`` D6 >= n) for every n (worked out once); with
+    ``grudge`` a roll below n is rolled once more (OW-X6), so it fails only if both do."""
     tail = at_least(power(die(6), dice))
+    if grudge:
+        tail = 1.0 - (1.0 - tail) ** 2
     tail.flags.writeable = False
     return tail
 
@@ -116,7 +120,7 @@ def slain_and_presence(profile: OpenWarAttack) -> tuple[FloatArray, list[float |
 def _passing(profile: OpenWarAttack, size: int, hitters: int, shock_bonus: int) -> FloatArray:
     """(size + 1, hitters): :func:`presence_beats` with k slain and h hitters, ``k + shock_bonus
     * h`` (the same numbers of the tail, gathered at once)."""
-    tail = presence_tail(attack_rules().presence_dice)
+    tail = presence_tail(attack_rules().presence_dice, profile.grudge)
     bonus = np.arange(size + 1)[:, None] + shock_bonus * np.arange(hitters)[None, :]
     needed = profile.morale - profile.presence - bonus + 1
     found = tail[np.clip(needed, 0, len(tail) - 1)]

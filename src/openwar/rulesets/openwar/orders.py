@@ -90,6 +90,14 @@ def move_allowance(state: GameState, unit_id: str) -> float:
     return float(unit.profile["move"]) + battle_rules().haste_bonus * unit.tokens.get("haste", 0)
 
 
+def run_allowance(state: GameState, unit_id: str) -> float:
+    """How far a Run moves the unit: double its move (seed "Orders"), plus the twist's
+    bonus (OW-X4 Eager for Battle)."""
+    from openwar.rulesets.openwar.twists import run_bonus
+
+    return move_allowance(state, unit_id) * battle_rules().run_multiplier + run_bonus(state)
+
+
 def translate(
     state: GameState, unit_id: str, point: tuple[float, float], limit: float, clause: str
 ) -> float:

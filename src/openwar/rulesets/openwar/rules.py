@@ -44,6 +44,13 @@ class BattleRules(RuleData):
     objective_points: int
     prize_pickup: float
     command_skills: list[str]
+    eager_bonus: float
+    night_sight: float
+    night_growth: float
+    night_roll: int
+    lightning_dice: int
+    healing_gap: float
+    healing_enemy_gap: float
 
 
 @cache

@@ -8,6 +8,7 @@ from openwar.engine.space import unit_gaps
 from openwar.engine.state import GameState
 from openwar.rulesets.openwar import fight
 from openwar.rulesets.openwar.board import sight_blockers
+from openwar.rulesets.openwar.twists import sight_limit
 
 SHOOTERS_MEMO = "openwar.shooters"  # (Lookups.memo) who can shoot whom, by where they stand
 SHOOTERS_MEMO_LIMIT = 4096
@@ -25,6 +26,9 @@ def shooters(state: GameState, unit_id: str, target_id: str) -> list[tuple[int, 
     ours, theirs = state.on_table(unit_id), state.on_table(target_id)
     if len(ours) == 0 or len(theirs) == 0:
         return []
+    limit = sight_limit(state)
+    if limit is not None and float(unit_gaps(state, ours, theirs).min()) > limit + 1e-9:
+        return []  # OW-X2 Dead of Night: units farther apart cannot see each other
     memo: dict[tuple[object, ...], list[tuple[int, int]]]
     memo = state.lookup().memo.setdefault(SHOOTERS_MEMO, {})
     key = (
