@@ -455,3 +455,19 @@ def test_remembered_objective_worths_are_the_worths_worked_out_afresh(seed: int)
         state.board.clear()
         state.board.update(board)
     assert asked > 0
+
+
+def test_threat_ranges_count_the_twist_eager_runs_and_the_dead_of_nights_sight() -> None:
+    """OW-X4: a Run is 3 cm longer, so is every charge reach; OW-X2: nothing beyond the
+    night's sight can be shot, so a shooting reach is a move plus at most that."""
+    state = _deployed()
+    shooter = next(u for u in state.units if openwar_eval.reach(state, u)[1] > 0)
+    runner = next(u for u in state.units if not u.tokens.get("exhaustion"))
+    charge, shoot = openwar_eval._reach(state, runner)[0], openwar_eval._reach(state, shooter)[1]
+    state.board["twist"] = "Eager for Battle"
+    assert openwar_eval._reach(state, runner)[0] == pytest.approx(charge + 3.0)
+    state.board["twist"] = "Dead of Night"
+    state.extra["sight_limit"] = 1.0
+    move = orders.move_allowance(state, shooter.id)
+    assert shoot > move + 1.0
+    assert openwar_eval._reach(state, shooter)[1] == pytest.approx(move + 1.0)

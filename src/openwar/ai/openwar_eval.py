@@ -27,7 +27,7 @@ from openwar.rulesets.openwar.menu import unit_orders
 from openwar.rulesets.openwar.odds import OpenWarAttack, slain_and_presence
 from openwar.rulesets.openwar.rules import battle_rules
 from openwar.rulesets.openwar.shooting import shooters
-from openwar.rulesets.openwar.twists import presence_rerolled
+from openwar.rulesets.openwar.twists import presence_rerolled, sight_limit
 
 
 @dataclass(frozen=True)
@@ -315,8 +315,11 @@ def _reach(state: GameState, unit: UnitState) -> tuple[float, float]:
     charge = move if unit.tokens.get("exhaustion") else orders.run_allowance(state, unit.id)
     members = state.on_table(unit.id)
     shots = [w.range for m in members[:1] for w in fight.weapons(state, int(m), ranged=True)]
-    shoot = move + max(shots) + float(unit.profile["ranged"]) if shots else -1.0
-    return charge, shoot
+    if not shots:
+        return charge, -1.0
+    sight = sight_limit(state)  # OW-X2 Dead of Night: nothing farther is seen
+    aim = max(shots) + float(unit.profile["ranged"])
+    return charge, move + (aim if sight is None else min(aim, sight))
 
 
 def pressure(
