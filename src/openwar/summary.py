@@ -79,13 +79,15 @@ def _absorb(
         )
     elif event.kind == "attack":
         current.sides[side_of[data["unit"]]].slain += int(data["slain"])
-    elif event.kind == "presence" and data["beaten"]:
-        current.sides[side_of[data["unit"]]].presence_won += 1
+    elif event.kind == "presence":
+        current.sides[side_of[data["unit"]]].presence_won += 1 if data["beaten"] else 0
+        if "first_roll" in data:  # OW-X6 Grudge Match
+            current.twist.append(str(_twist_moment(event, names)))
     elif event.kind == "routed":
         current.sides[1 - side_of[data["unit"]]].routed.append(names[data["unit"]])
     elif event.kind == "objectives":
         current.objectives = list(data["held"])
-    elif event.kind in ("twist", "struck") or (event.kind == "presence" and "first_roll" in data):
+    elif event.kind in ("twist", "struck"):
         told = _twist_moment(event, names)
         current.twist += [told] if told else []
     return current

@@ -74,7 +74,7 @@ def assert_all(before: GameState, after: GameState, fixture: BattleFixture) -> N
     assert_on_table(after)
     assert_no_overlap(after)
     assert_coherent(after, fixture)
-    assert_models_within_limits(before, after, fixture.returns_slain)
+    assert_models_within_limits(before, after, fixture.returns_slain(after))
     assert_json_round_trip(after)
 
 

@@ -38,7 +38,7 @@ class BattleFixture:
     split: Callable[[UnitState], bool]
     already_acted: Callable[[GameState], Action | None]
     out_of_reach: Callable[[GameState, Action], Action | None]
-    returns_slain: bool = False
+    returns_slain: Callable[[GameState], bool] = lambda state: False
 
 
 def _openwar_setup(seed: int) -> BattleSetup:
@@ -80,7 +80,8 @@ def _openwar() -> BattleFixture:
         split=lambda unit: bool(unit.flags.get("split")),
         already_acted=_openwar_already_ordered,
         out_of_reach=_openwar_out_of_reach,
-        returns_slain=True,  # OW-X5 Healing Winds returns slain miniatures
+        # OW-X5 Healing Winds returns slain miniatures (only under that twist)
+        returns_slain=lambda state: state.board.get("twist") == "Healing Winds",
     )
 
 
@@ -127,7 +128,7 @@ def _aos() -> BattleFixture:
         split=lambda unit: bool(unit.flags.get("split")),
         already_acted=_aos_already_moved,
         out_of_reach=_aos_out_of_reach,
-        returns_slain=True,  # aos returns slain models (Restless Dead, Reinforcements)
+        returns_slain=lambda state: True,  # aos returns slain models (Restless Dead, ...)
     )
 
 

@@ -195,3 +195,48 @@ def test_ow_x6_grudge_match_rolls_a_failed_presence_roll_again() -> None:
     assert "first_roll" not in first(events, "presence").data  # a roll that wins stands
     _, events = play(duel(twists.NO_TWIST), Action("hold", 0, "a", "b"), [*miss, 4, 4])
     assert not first(events, "presence").data["beaten"]
+
+
+def test_ow_x5_healing_winds_passes_over_a_unit_with_no_room_away_from_the_enemy() -> None:
+    state = battle([unit("a", 3), unit("c", 3)], [unit("b", 10)], board_with(twists.HEALING))
+    place(state, "a", line(40.0, 40.0, 3))
+    place(state, "b", [*line(35.0, 42.5, 5), *line(35.0, 37.5, 5)])  # a is hemmed in
+    place(state, "c", line(10.0, 10.0, 3))
+    state = in_battle(state)
+    a, c = state.members("a"), state.members("c")
+    state.alive[a[[1, 2]]] = False  # a lost 2, but every place near it is near the enemy
+    state.alive[c[2]] = False  # c lost 1
+    events = start_round(state, [3])  # side 1 has lost nobody
+    assert (events[0].data["unit"], events[0].data["returned"]) == ("c", [int(c[2])])
+    assert not state.alive[a[[1, 2]]].any()
+
+
+def test_the_battle_report_says_what_the_twist_did() -> None:
+    from openwar.engine.events import Event
+    from openwar.summary import RoundSummary, _absorb
+
+    names, side_of = {"a": "Axes", "b": "Bows"}, {"a": 0, "b": 1}
+    current = RoundSummary(2)
+    rerolled = {"unit": "a", "target": "b", "roll": 9, "beaten": True, "first_roll": 4}
+    for event in [
+        Event("twist", {"twist": "Dead of Night", "roll": 5, "sight": 45.0}),
+        Event("struck", {"unit": "b", "rolled": 2, "slain": 2}),
+        Event("presence", rerolled),
+        Event("presence", {**rerolled, "beaten": False}),
+        Event(
+            "twist",
+            {"twist": "Healing Winds", "side": 1, "unit": "b", "roll": 2, "returned": [7, 8]},
+        ),
+        Event(
+            "twist", {"twist": "Healing Winds", "side": 0, "unit": None, "roll": 1, "returned": []}
+        ),
+    ]:
+        current = _absorb(event, current, {}, names, side_of)
+    assert current.twist == [
+        "Dead of Night: units see 45 cm (rolled 5)",
+        "lightning strikes Bows: 2 slain",
+        "Grudge Match: Axes rolls Presence again (won)",
+        "Grudge Match: Axes rolls Presence again (failed again)",
+        "Healing Winds: 2 return to Bows (side B)",
+    ]
+    assert current.sides[0].presence_won == 1

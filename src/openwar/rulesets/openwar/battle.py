@@ -21,7 +21,7 @@ from openwar.rulesets.openwar.rules import battle_rules
 
 ADVANCE_CHOICES = ("move-shoot", "shoot-move", "move-fight")
 COMMAND_SKILLS = ("Hold the Line!", "With all Haste!")
-VERSION = "0.1.0"
+VERSION = "0.2.0"  # 0.2.0: the battleplan's twist is played (OW-X1..OW-X6)
 
 
 class OpenWarRules:

@@ -49,7 +49,7 @@ class BattleRules(RuleData):
     night_growth: float
     night_roll: int
     lightning_dice: int
-    healing_gap: float
+    healing_gaps: list[float]
     healing_enemy_gap: float
 
 

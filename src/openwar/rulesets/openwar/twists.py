@@ -16,7 +16,7 @@ import numpy as np
 
 from openwar.engine.events import Event
 from openwar.engine.game import Dice
-from openwar.engine.space import placement_clear, unit_gaps
+from openwar.engine.space import OVERLAP_TOLERANCE, placement_clear, unit_gaps
 from openwar.engine.state import POSITION_DECIMALS, FloatArray, GameState, UnitState
 from openwar.rulesets.openwar.rules import battle_rules
 
@@ -91,7 +91,7 @@ def _lightning(state: GameState, side: int, dice: Dice) -> list[Event]:
     hits = sum(1 for f in faces if f == 6)
     targets = sorted(
         (u for u in state.units if u.side != side and len(state.on_table(u.id))),
-        key=lambda u: (-u.points, u.id),
+        key=lambda u: (-u.points, state.unit_index(u.id)),
     )[:hits]
     events = [Event("twist", {"twist": LIGHTNING, "side": side, "rolls": faces})]
     for unit in targets:
@@ -120,9 +120,10 @@ def _remove_rearmost(state: GameState, unit_id: str, enemy_side: int, count: int
 def _healing(state: GameState, side: int, dice: Dice) -> list[Event]:
     """OW-X5: up to D3 slain miniatures return to one friendly unit still on the table, each
     within 5 cm of a miniature of that unit and more than 5 cm from every enemy. Design
-    decisions: the unit that has lost the most miniatures (then the most points; the earlier
-    unit) is healed, its slain miniatures return in the order of its list, each at the first
-    clear place found around the unit (never worse for a side, so it is always taken)."""
+    decisions: of the units with room for a returning miniature, the one that has lost the
+    most miniatures (then the most points; the earlier in its army) is healed; its slain
+    miniatures return in the order of its list, each at the first clear place found around
+    the unit (never worse for a side, so it is always taken)."""
     wounded = [
         u
         for u in state.side_units(side)
@@ -132,23 +133,27 @@ def _healing(state: GameState, side: int, dice: Dice) -> list[Event]:
         return []
     roll = int(dice.roll(3, 1)[0])
 
-    def lost(u: UnitState) -> tuple[int, int, str]:
-        return (len(state.on_table(u.id)) - len(state.members(u.id, alive=False)), -u.points, u.id)
+    def lost(u: UnitState) -> tuple[int, int, int]:
+        left = len(state.on_table(u.id)) - len(state.members(u.id, alive=False))
+        return (left, -u.points, state.unit_index(u.id))
 
-    unit = min(wounded, key=lost)
+    def slain(u: UnitState) -> list[int]:
+        return [int(m) for m in state.members(u.id, alive=False) if not state.alive[m]]
+
+    def has_room(u: UnitState) -> bool:
+        return _clear_place(state, u.id, slain(u)[0], side) is not None
+
+    healed = next((u for u in sorted(wounded, key=lost) if has_room(u)), None)
+    unit = None if healed is None else healed.id
     returned: list[int] = []
-    for mini in state.members(unit.id, alive=False):
-        if len(returned) == roll:
-            break
-        if state.alive[mini]:
-            continue
-        place = _clear_place(state, unit.id, int(mini), side)
+    for mini in [] if healed is None else slain(healed)[:roll]:
+        place = _clear_place(state, str(unit), mini, side)
         if place is None:
             break
         state.pos[mini] = place
         state.alive[mini] = True
-        returned.append(int(mini))
-    data = {"twist": HEALING, "side": side, "unit": unit.id, "roll": roll, "returned": returned}
+        returned.append(mini)
+    data = {"twist": HEALING, "side": side, "unit": unit, "roll": roll, "returned": returned}
     return [Event("twist", data)]
 
 
@@ -164,16 +169,18 @@ def _clear_place(state: GameState, unit_id: str, mini: int, side: int) -> FloatA
     angles = np.arange(RING) * (2.0 * math.pi / RING)
     ring = np.stack([np.cos(angles), np.sin(angles)], axis=1)
     found: list[FloatArray] = []
-    for other in members[np.argsort(np.hypot(*(state.pos[members] - centre).T), kind="stable")]:
-        step = float(state.radius[other]) + radius + rules.healing_gap
-        for offset in ring:
-            spot: FloatArray = np.round(state.pos[other] + step * offset, POSITION_DECIMALS)
-            found.append(spot)
+    nearest = members[np.argsort(np.hypot(*(state.pos[members] - centre).T), kind="stable")]
+    for gap in rules.healing_gaps:  # rings ever farther out, all within 5 cm of a friend
+        for other in nearest:
+            step = float(state.radius[other]) + radius + gap
+            for offset in ring:
+                spot: FloatArray = np.round(state.pos[other] + step * offset, POSITION_DECIMALS)
+                found.append(spot)
     mover = np.array([mini])
     for xy in found:
         if len(enemies):
             gaps = np.hypot(*(state.pos[enemies] - xy).T) - state.radius[enemies] - radius
-            if float(gaps.min()) <= rules.healing_enemy_gap:
+            if float(gaps.min()) <= rules.healing_enemy_gap + OVERLAP_TOLERANCE:
                 continue
         if placement_clear(state, mover, xy.reshape(1, 2)):
             return xy
