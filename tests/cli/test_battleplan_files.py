@@ -110,6 +110,8 @@ def _scenery(value: Any) -> Any:
         (_set("game_length", float("inf")), '"game_length" should be a number'),
         (_set("roll_offs", {"terrain": "x"}), '"roll_offs.terrain" should be an object'),
         (_set("triumphs", [1]), '"triumphs" should be side names'),
+        (_set("twist", {"name": "Blood Moon"}), "\"twist.name\" is 'Blood Moon', not a twist"),
+        (_set("twist", {"roll": 2}), '"twist.name" is missing'),
     ],
 )
 def test_an_incomplete_plan_names_the_field_and_the_file(

@@ -126,6 +126,8 @@ def check_battleplan(plan: Any, ruleset: str) -> dict[str, Any]:
                     raise OpenWarError(
                         f'not a battleplan: "{key}.{name}" should be an object, not {_shown(entry)}'
                     )
+    if plan.get("twist") is not None:
+        _known_twist(plan["twist"], ruleset)
     triumphs = plan.get("triumphs")
     if triumphs is not None and not (
         isinstance(triumphs, str)
@@ -135,6 +137,19 @@ def check_battleplan(plan: Any, ruleset: str) -> dict[str, Any]:
             f'not a battleplan: "triumphs" should be side names, not {_shown(triumphs)}'
         )
     return plan
+
+
+def _known_twist(twist: dict[str, Any], ruleset: str) -> None:
+    """A twist the battles play: a row of the ruleset's Twist table, named exactly."""
+    from openwar.battleplans.data import load_battlepack
+
+    name = _field(twist, "name", str, "twist")
+    known = [row.name for row in load_battlepack(ruleset).twist]
+    if name not in known:
+        raise OpenWarError(
+            f'not a battleplan: "twist.name" is {name!r}, not a twist of {ruleset} '
+            f"(one of {', '.join(known)})"
+        )
 
 
 TYPE_NAMES: dict[type, str] = {str: "a string", dict: "an object", list: "a list"}
