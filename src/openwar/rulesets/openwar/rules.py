@@ -49,6 +49,9 @@ class BattleRules(RuleData):
     night_growth: float
     night_roll: int
     lightning_dice: int
+    lightning_hit: int
+    lightning_loss_die: int
+    healing_die: int
     healing_gaps: list[float]
     healing_enemy_gap: float
 

@@ -88,14 +88,14 @@ def _lightning(state: GameState, side: int, dice: Dice) -> list[Event]:
     choice a player would make, as AOS-X3), its miniatures farthest from ``side``'s army
     first (OW-B15 removes the rearmost)."""
     faces = [int(f) for f in dice.d6(battle_rules().lightning_dice)]
-    hits = sum(1 for f in faces if f == 6)
+    hits = sum(1 for f in faces if f >= battle_rules().lightning_hit)
     targets = sorted(
         (u for u in state.units if u.side != side and len(state.on_table(u.id))),
         key=lambda u: (-u.points, state.unit_index(u.id)),
     )[:hits]
     events = [Event("twist", {"twist": LIGHTNING, "side": side, "rolls": faces})]
     for unit in targets:
-        lost = int(dice.roll(3, 1)[0])
+        lost = int(dice.roll(battle_rules().lightning_loss_die, 1)[0])
         slain = _remove_rearmost(state, unit.id, side, lost)
         events.append(Event("struck", {"unit": unit.id, "rolled": lost, "slain": slain}))
         if state.is_destroyed(unit.id):
@@ -131,7 +131,7 @@ def _healing(state: GameState, side: int, dice: Dice) -> list[Event]:
     ]
     if not wounded:
         return []
-    roll = int(dice.roll(3, 1)[0])
+    roll = int(dice.roll(battle_rules().healing_die, 1)[0])
 
     def lost(u: UnitState) -> tuple[int, int, int]:
         left = len(state.on_table(u.id)) - len(state.members(u.id, alive=False))
