@@ -35,6 +35,7 @@ class RoundSummary:
     sides: tuple[SideRound, SideRound] = field(default_factory=lambda: (SideRound(), SideRound()))
     objectives: list[int | None] = field(default_factory=list)
     twist: list[str] = field(default_factory=list)  # what the battleplan's twist did
+    ruses: list[str] = field(default_factory=list)  # what the sides' secret ruses did
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -43,6 +44,7 @@ class RoundSummary:
             "sides": [s.to_json() for s in self.sides],
             "objectives": self.objectives,
             "twist": self.twist,
+            "ruses": self.ruses,
         }
 
 
@@ -70,6 +72,8 @@ def _absorb(
         current.first = int(data["first"])
         return current
     if current.number == 0:
+        if event.kind == "ruse":  # Ambush, during set-up: told with the first round
+            rounds.setdefault(1, RoundSummary(1)).ruses.append(_ruse_moment(event, names))
         return current
     if event.kind == "order":
         current.sides[side_of[data["unit"]]].orders[str(data["order"])] += 1
@@ -87,6 +91,8 @@ def _absorb(
         current.sides[1 - side_of[data["unit"]]].routed.append(names[data["unit"]])
     elif event.kind == "objectives":
         current.objectives = list(data["held"])
+    elif event.kind in ("ruse", "burned"):
+        current.ruses.append(_ruse_moment(event, names))
     elif event.kind in ("twist", "struck"):
         told = _twist_moment(event, names)
         current.twist += [told] if told else []
@@ -110,3 +116,17 @@ def _twist_moment(event: Event, names: dict[str, str]) -> str | None:
         count, side = len(data["returned"]), SIDES[data["side"]]
         return f"Healing Winds: {count} return to {names[data['unit']]} (side {side})"
     return None
+
+
+def _ruse_moment(event: Event, names: dict[str, str]) -> str:
+    """One line for what a secret ruse did (OW-R1..OW-R6)."""
+    data = event.data
+    if event.kind == "burned":
+        return f"fire: {names[data['unit']]} loses {data['slain']}"
+    side = SIDES[int(data["side"])]
+    if data["ruse"] == "Firestarter":
+        return f"Firestarter (side {side}): {data['feature']} burns"
+    if data["ruse"] == "Revenge":
+        return f"Revenge (side {side}): +1 to Damage rolls to the end of round {data['until']}"
+    told = {"Ambush": "sets up in ambush", "Reinforcements": "returns to the table"}
+    return f"{data['ruse']} (side {side}): {names[data['unit']]} {told[data['ruse']]}"

@@ -40,7 +40,7 @@ from openwar.battles import load_setup, start
 from openwar.engine.actions import Action
 from openwar.engine.game import apply, legal_actions, outcome
 from openwar.engine.state import FloatArray, GameState, IntArray
-from openwar.rulesets.openwar import fight, orders, victory
+from openwar.rulesets.openwar import fight, orders, ruses, victory
 from openwar.rulesets.openwar.odds import OpenWarAttack, slain_and_presence
 from openwar.rulesets.openwar.rules import battle_rules
 
@@ -375,12 +375,13 @@ def value_of_as_written(
     size, shaken = state.size(target_id), enemy.tokens.get("shaken", 0)
     worth = unit_worth(state, enemy)
     before = loss(state, enemy, size, shaken, WEIGHTS, worth)
+    token = 0 if ruses.no_shaken(state, enemy.side) else 1  # OW-R6 Inspiring Speech
     expected = slain = beaten = 0.0
     for k, p in enumerate(float(p) for p in slain_pmf):
         if p <= 0.0:
             continue
         b = beats[k] if k < size else 0.0
-        after = b * loss(state, enemy, size - k, shaken + 1, WEIGHTS, worth)
+        after = b * loss(state, enemy, size - k, shaken + token, WEIGHTS, worth)
         after += (1.0 - b) * loss(state, enemy, size - k, shaken, WEIGHTS, worth)
         expected += p * after
         slain += p * k

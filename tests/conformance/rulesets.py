@@ -81,7 +81,11 @@ def _openwar() -> BattleFixture:
         already_acted=_openwar_already_ordered,
         out_of_reach=_openwar_out_of_reach,
         # OW-X5 Healing Winds returns slain miniatures (only under that twist)
-        returns_slain=lambda state: state.board.get("twist") == "Healing Winds",
+        # Healing Winds (OW-X5) and Reinforcements (OW-R2) bring slain miniatures back
+        returns_slain=lambda state: (
+            state.board.get("twist") == "Healing Winds"
+            or "Reinforcements" in (state.board.get("ruses") or [])
+        ),
     )
 
 

@@ -21,7 +21,7 @@ from openwar.engine.actions import Action
 from openwar.engine.game import legal_actions
 from openwar.engine.space import centroid, gaps
 from openwar.engine.state import FloatArray, GameState, IntArray, UnitState
-from openwar.rulesets.openwar import fight, orders, victory
+from openwar.rulesets.openwar import fight, orders, ruses, victory
 from openwar.rulesets.openwar.board import territory
 from openwar.rulesets.openwar.menu import unit_orders
 from openwar.rulesets.openwar.odds import OpenWarAttack, slain_and_presence
@@ -235,6 +235,7 @@ def attack_profile(
     skill = int(unit.profile["ranged" if ranged else "melee"])
     skill += fight.accuracy(state, attacker_id, holding)
     target_armor = fight.armor(state, target_mini) + armor_bonus
+    target_armor -= ruses.damage_bonus(state, unit.side)  # OW-R5 Revenge
     weapon = best_weapon(state, mini, skill, target_armor, ranged=ranged)
     if weapon is None:
         return None
@@ -259,7 +260,8 @@ def value_of(
     worth = unit_worth(state, enemy, w)
     before = loss(state, enemy, size, shaken, w, worth)
     rout, full = battle_rules().rout_shaken, max(initial_size(state, enemy.id), 1)
-    expected, slain, beaten = _expected_loss(profile, worth, size, shaken, full, rout, w)
+    token = 0 if ruses.no_shaken(state, enemy.side) else 1  # OW-R6 Inspiring Speech
+    expected, slain, beaten = _expected_loss(profile, worth, size, shaken, full, rout, w, token)
     glory = w.glory * beaten if state.unit(attacker_id).tokens.get("glory", 0) < 2 else 0.0
     return Forecast(slain, beaten, expected - before + glory)
 
@@ -273,6 +275,7 @@ def _expected_loss(
     full: int,
     rout: int,
     w: Weights,
+    token: int = 1,
 ) -> tuple[float, float, float]:
     """The target's expected loss after the attack, expected miniatures slain and P(Presence
     roll wins), over the exact joint odds (the same numbers for the same attack on a target of
@@ -283,7 +286,7 @@ def _expected_loss(
         if p <= 0.0:
             continue
         b = beats[k] if k < size else 0.0
-        after = b * lost_share(worth, size - k, shaken + 1, full, rout, w)
+        after = b * lost_share(worth, size - k, shaken + token, full, rout, w)
         after += (1.0 - b) * lost_share(worth, size - k, shaken, full, rout, w)
         expected += p * after
         slain += p * k
@@ -782,6 +785,32 @@ class OpenWarEvaluation:
     def action_value(self, state: GameState, action: Action) -> float:
         if action.kind == "deploy":
             return self._deploy(state, action)
+        value = self._order_value(state, action)
+        if not state.extra.get("burning") or action.kind == "skill":
+            return value
+        unit = state.unit(str(action.unit))
+        size = len(state.on_table(unit.id))
+        burnt = self._burnt(state, unit, action)
+        if burnt == 0:
+            return value
+        # the burnt miniatures gain nothing where they would have stood
+        kept = value * (size - burnt) / size if value > 0 else value
+        shaken = unit.tokens.get("shaken", 0)
+        cost = loss(state, unit, size - burnt, shaken, self.w) - loss(
+            state, unit, size, shaken, self.w
+        )
+        return kept - cost
+
+    def _burnt(self, state: GameState, unit: UnitState, action: Action) -> int:
+        """How many of the unit's miniatures a burning feature would slay where its order
+        ends (OW-R4)."""
+        members = state.on_table(unit.id)
+        xy = state.pos[members]
+        if action.point is not None:
+            xy = xy + (np.asarray(action.point) - centroid(state, members))
+        return int(ruses.burning_near(state, xy, state.radius[members]).sum())
+
+    def _order_value(self, state: GameState, action: Action) -> float:
         unit = state.unit(str(action.unit))
         if action.kind == "regroup":
             return 1000.0  # a split unit may do nothing else
@@ -815,7 +844,9 @@ class OpenWarEvaluation:
         """What the attack's expected casualties (and a rout) change of the objectives."""
         enemy = state.unit(target)
         size = max(state.size(target), 1)
-        share = max(1.0 - attack.slain / size, 0.0) * (1.0 - attack.beaten * self._routs(enemy))
+        share = max(1.0 - attack.slain / size, 0.0) * (
+            1.0 - attack.beaten * self._routs(state, enemy)
+        )
         if share >= 1.0 or not live_points(state):
             return 0.0
         return self._objective_change(state, side, thinned=(target, share))
@@ -832,12 +863,16 @@ class OpenWarEvaluation:
         theirs = forecast(after, target, unit_id, len(reply_pairs), ranged=False, w=self.w,
                           charged=False)  # fmt: skip
         size = max(after.size(target), 1)
-        survives = max(1.0 - ours.slain / size, 0.0) * (1.0 - ours.beaten * self._routs(enemy))
+        survives = max(1.0 - ours.slain / size, 0.0) * (
+            1.0 - ours.beaten * self._routs(after, enemy)
+        )
         weight = self.w.retaliation * (1.0 if not enemy.flags.get("ordered") else 0.6)
         taken = self._thinning(after, after.unit(unit_id).side, target, ours)
         return ours.value + taken - weight * survives * max(theirs.value, 0.0)
 
-    def _routs(self, unit: UnitState) -> float:
+    def _routs(self, state: GameState, unit: UnitState) -> float:
+        if ruses.no_shaken(state, unit.side):
+            return 0.0
         return 1.0 if unit.tokens.get("shaken", 0) + 1 >= battle_rules().rout_shaken else 0.0
 
     def _objective_change(

@@ -189,6 +189,7 @@ def report(
                     "players": list(chosen),
                     "battleplan": setup.board.get("name"),
                     "twist": setup.board.get("twist"),
+                    "ruses": setup.board.get("ruses") or [None, None],
                     "actions": len(record.actions),
                     "summary": summary_json,
                     "picture": None if picture is None else str(picture),
@@ -204,6 +205,10 @@ def report(
     plan_name = escape(str(setup.board.get("name", "OpenWar")))
     twist = setup.board.get("twist")
     told = f" — twist: {escape(str(twist))}" if twist and twist != "No Twist" else ""
+    secret = setup.board.get("ruses") or [None, None]
+    if any(secret):
+        shown = ", ".join(f"{SIDE_NAMES[i]} {name or 'none'}" for i, name in enumerate(secret))
+        told += f" — ruses: {escape(shown)}"
     console.print(f"[bold]{plan_name}[/bold] — seed {setup.seed}{told}")
     console.print("   vs   ".join(names), markup=False)
     if log:
@@ -273,6 +278,7 @@ def _highlights(rounds: list[RoundSummary]) -> list[str]:
                 f"round {summary.number}: {SIDE_NAMES[side]} charges {c}" for c in part.charges
             ]
             lines += [f"round {summary.number}: {fled} flees the table" for fled in part.routed]
+        lines += [f"round {summary.number}: {told}" for told in summary.ruses]
     return lines
 
 

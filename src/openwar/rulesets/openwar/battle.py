@@ -14,14 +14,14 @@ from openwar.engine.events import Event
 from openwar.engine.game import Dice, Outcome
 from openwar.engine.space import unit_gaps
 from openwar.engine.state import GameState, UnitState
-from openwar.rulesets.openwar import fight, orders, twists, victory
+from openwar.rulesets.openwar import fight, orders, ruses, twists, victory
 from openwar.rulesets.openwar.board import facing_for, territory
 from openwar.rulesets.openwar.menu import NO_ROOM, WIDE, deployment_options
 from openwar.rulesets.openwar.rules import battle_rules
 
 ADVANCE_CHOICES = ("move-shoot", "shoot-move", "move-fight")
 COMMAND_SKILLS = ("Hold the Line!", "With all Haste!")
-VERSION = "0.2.0"  # 0.2.0: the battleplan's twist is played (OW-X1..OW-X6)
+VERSION = "0.3.0"  # 0.2.0: the twist is played (OW-X1..OW-X6); 0.3.0: the ruses (OW-R1..)
 
 
 class OpenWarRules:
@@ -69,6 +69,7 @@ class OpenWarRules:
         events = handler(state, action, dice)
         unit.tokens.pop("haste", None) if action.kind in ("advance", "run") else None
         unit.flags["ordered"] = True
+        events += ruses.burn(state, unit.id)  # OW-R4 Firestarter
         events += orders.check_coherency(state, unit.id)
         events.insert(
             0,
@@ -111,6 +112,8 @@ class OpenWarRules:
             raise IllegalActionError("OW-B12", f"{unit.id} is not side {action.side}'s to set up")
         if action.point is None:
             events = self._no_room(state, unit)
+        elif action.choice == ruses.AMBUSH:
+            events = self._ambush(state, unit, action.point)
         else:
             wide = battle_rules().wide_rank_width if action.choice == WIDE else None
             orders.deploy(state, unit.id, action.point, facing_for(state, unit.side), wide)
@@ -133,6 +136,20 @@ class OpenWarRules:
                 return events + self._end_battle(state)
             events += self._start_round(state, dice)
         return events
+
+    def _ambush(self, state: GameState, unit: UnitState, point: tuple[float, float]) -> list[Event]:
+        """OW-R1: set up outside the enemy's territory, away from the enemy, once."""
+        if not ruses.available(state, unit.side, ruses.AMBUSH):
+            raise IllegalActionError("OW-R1", f"side {unit.side} has no Ambush to use")
+        if not ruses.ambush_fits(state, unit, point):
+            raise IllegalActionError(
+                "OW-R1",
+                f"{unit.id} must be set up clear of every base, wholly outside the enemy's "
+                f"territory and more than {battle_rules().ambush_enemy_gap:g} cm from the enemy",
+            )
+        orders.deploy(state, unit.id, point, facing_for(state, unit.side))
+        return [Event("deployed", {"unit": unit.id, "point": list(point)}),
+                ruses.use_ambush(state, unit)]  # fmt: skip
 
     def _no_room(self, state: GameState, unit: UnitState) -> list[Event]:
         """A unit that fits nowhere in its territory takes no part: it counts as destroyed
@@ -316,6 +333,9 @@ class OpenWarRules:
     def _after_order(self, state: GameState, dice: Dice) -> list[Event]:
         if self._wiped_out(state) is not None:
             return self._end_battle(state)
+        revenge = ruses.note_revenge(state)
+        if revenge:
+            return revenge + self._after_order(state, dice)
         for side in (1 - state.active, state.active):
             if self._can_order(state, side):
                 state.active = side
@@ -333,13 +353,19 @@ class OpenWarRules:
         winner, rolls = dice.roll_off()
         state.active = winner if self._can_order(state, winner) else 1 - winner
         events = [Event("round", {"round": state.round, "first": state.active, "rolls": rolls})]
+        if ruses.any_ruse(state):
+            state.extra["first"] = state.active
         events += twists.start_of_round(state, dice)
         if self._wiped_out(state) is not None:  # Lightning Strikes can end a battle
             return events + self._end_battle(state)
+        events += ruses.note_revenge(state)
+        events += ruses.start_of_round(state)
         return events
 
     def _end_round(self, state: GameState, dice: Dice) -> list[Event]:
-        events, winner = victory.end_of_round(state)
+        events = ruses.end_of_round(state)
+        scored, winner = victory.end_of_round(state)
+        events += scored
         if winner is not None:
             state.extra["sudden"] = winner
             return events + self._end_battle(state)
@@ -370,8 +396,11 @@ class OpenWarRules:
         ]
 
     def destroyed_points(self, state: GameState, side: int) -> int:
-        """Points of ``side``'s enemies destroyed or fled (OW-B16)."""
-        return sum(u.points for u in state.units if u.side != side and state.is_destroyed(u.id))
+        """Points of ``side``'s enemies destroyed or fled (OW-B16); a unit that came back
+        by Reinforcements (OW-R2) counts once for each time it was destroyed."""
+        now = sum(u.points for u in state.units if u.side != side and state.is_destroyed(u.id))
+        again = [state.unit(i) for i in state.extra.get("reinforced", [])]
+        return now + sum(u.points for u in again if u.side != side)
 
     def outcome(self, state: GameState) -> Outcome | None:
         if state.phase != "over":

@@ -85,6 +85,7 @@ def board_from_plan(plan: dict[str, Any]) -> dict[str, Any]:
         "prize_gap": float(prize_gap) if prize_gap is not None else None,
         "prize_pickup": battle_rules().prize_pickup,
         "twist": (plan.get("twist") or {}).get("name") or "No Twist",
+        "ruses": [((plan.get("ruses") or {}).get(s) or {}).get("name") for s in ("A", "B")],
     }
 
 

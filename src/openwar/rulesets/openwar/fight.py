@@ -14,6 +14,7 @@ from openwar.engine.events import Event
 from openwar.engine.game import Dice
 from openwar.engine.space import centroid, furthest_translation, unit_gaps
 from openwar.engine.state import GameState, IntArray
+from openwar.rulesets.openwar import ruses
 from openwar.rulesets.openwar.rules import battle_rules
 from openwar.rulesets.openwar.twists import presence_rerolled
 
@@ -165,14 +166,15 @@ def resolve_attacks(
     unit = state.unit(attacker_id)
     skill_name = "ranged" if ranged else "melee"
     skill = int(unit.profile[skill_name]) + accuracy(state, attacker_id, holding)
+    revenge = ruses.damage_bonus(state, unit.side)  # OW-R5
     wounds, shock_hitters, threw = 0, 0, []
     for mini, target in pairs:
-        choice = _best_weapon(state, mini, target, skill, ranged=ranged)
+        choice = _best_weapon(state, mini, target, skill, ranged=ranged, bonus=revenge)
         if choice is None:
             continue
         hits = int((dice.d6(choice.attacks) + skill >= choice.difficulty).sum())
         rolls = dice.d6(hits)
-        scored = int((rolls + choice.pierce >= armor(state, target)).sum())
+        scored = int((rolls + choice.pierce + revenge >= armor(state, target)).sum())
         wounds += scored
         if hits and SHOCK in choice.special:
             shock_hitters += 1
@@ -200,14 +202,14 @@ def resolve_attacks(
 
 
 def _best_weapon(
-    state: GameState, mini: int, target: int, skill: int, *, ranged: bool
+    state: GameState, mini: int, target: int, skill: int, *, ranged: bool, bonus: int = 0
 ) -> Weapon | None:
     options = weapons(state, mini, ranged=ranged)
     if not ranged and not in_contact(state, np.array([mini]), np.array([target]))[0, 0]:
         options = reaching_weapons(state, mini, options)
     if not options:
         return None
-    target_armor = armor(state, target)
+    target_armor = armor(state, target) - bonus
     return max(options, key=lambda w: (expected_wounds(w, skill, target_armor), w.name))
 
 
@@ -257,8 +259,9 @@ def presence_roll(
         first, roll = roll, int(dice.d6(rules.presence_dice).sum())  # OW-X6 Grudge Match
     total = roll + bonus
     beaten = total > morale and not state.is_destroyed(target_id)
-    if beaten:
+    if beaten and not ruses.no_shaken(state, enemy.side):  # OW-R6 Inspiring Speech
         enemy.tokens["shaken"] = enemy.tokens.get("shaken", 0) + 1
+    if beaten:
         unit.tokens["glory"] = min(unit.tokens.get("glory", 0) + 1, rules.glory_max)
     data = {
         "unit": attacker_id,

@@ -23,7 +23,7 @@ from openwar.engine.space import (
     placement_clear,
 )
 from openwar.engine.state import BoolArray, FloatArray, GameState, IntArray, UnitState
-from openwar.rulesets.openwar import orders
+from openwar.rulesets.openwar import orders, ruses
 from openwar.rulesets.openwar.board import deployment_points, facing_for, objectives, territory
 from openwar.rulesets.openwar.rules import battle_rules
 from openwar.rulesets.openwar.shooting import can_shoot, shooters
@@ -44,6 +44,10 @@ def deployment_menu(state: GameState) -> list[Action]:
     for unit in waiting:
         points = deployment_options(state, unit)
         menu += [Action("deploy", side, unit.id, point=point) for point in points]
+        menu += [
+            Action("deploy", side, unit.id, point=p, choice=ruses.AMBUSH)
+            for p in ruses.ambush_points(state, unit)
+        ]
         if points:
             continue
         points = deployment_options(state, unit, wide)

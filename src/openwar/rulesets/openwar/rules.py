@@ -54,6 +54,14 @@ class BattleRules(RuleData):
     healing_die: int
     healing_gaps: list[float]
     healing_enemy_gap: float
+    ambush_enemy_gap: float
+    ambush_grid: list[int]
+    arrival_edge_band: float
+    arrival_enemy_gap: float
+    arrival_grid: list[int]
+    fire_range: float
+    fire_reach: float
+    revenge_damage: int
 
 
 @cache
