@@ -128,5 +128,12 @@ def _ruse_moment(event: Event, names: dict[str, str]) -> str:
         return f"Firestarter (side {side}): {data['feature']} burns"
     if data["ruse"] == "Revenge":
         return f"Revenge (side {side}): +1 to Damage rolls to the end of round {data['until']}"
-    told = {"Ambush": "sets up in ambush", "Reinforcements": "returns to the table"}
-    return f"{data['ruse']} (side {side}): {names[data['unit']]} {told[data['ruse']]}"
+    told = {
+        "Ambush": "sets up in ambush",
+        "Reinforcements": "returns to the table",
+        "waits": "waits in reserve",
+        "arrives": "arrives at a table edge",
+        "lost": "never arrives (destroyed)",
+    }
+    what = told[data.get("how", data["ruse"])]
+    return f"{data['ruse']} (side {side}): {names[data['unit']]} {what}"

@@ -993,8 +993,10 @@ class OpenWarEvaluation:
         return 1.0
 
     def _deploy(self, state: GameState, action: Action) -> float:
-        """Largest units first (they fit in fewest places), towards the enemy and objectives."""
-        assert action.point is not None
+        """Largest units first (they fit in fewest places), towards the enemy and objectives.
+        Never a unit in reserve (OW-R3: where it arrives is the rules' choice, not ours)."""
+        if action.point is None:
+            return -1000.0
         point = np.asarray(action.point)
         enemy_zone = territory(state, 1 - action.side).polygon.centroid
         to_enemy = float(np.hypot(point[0] - enemy_zone.x, point[1] - enemy_zone.y))

@@ -154,6 +154,64 @@ def test_ow_r2_without_reinforcements_nothing_comes_back() -> None:
     assert "ruse" not in kinds(events) and after.is_destroyed("big")
 
 
+def test_ow_r3_outflank_keeps_one_unit_in_reserve_until_it_arrives_at_an_edge() -> None:
+    board = board_with(ruses.OUTFLANK)
+    state = battle([command("cmd"), unit("a", 5), unit("c", 5)], [unit("b", 5)], board)
+    place(state, "b", line(40.0, 85.0, 5))
+    state.active = 0
+    menu = RULES.legal_actions(state)
+    waits = [a for a in menu if a.choice == ruses.OUTFLANK]
+    assert [a.unit for a in waits] == ["a", "c"]  # never the Command unit
+    after, events = play(state, waits[0])
+    assert first(events, "ruse").data == {
+        "ruse": "Outflank",
+        "side": 0,
+        "unit": "a",
+        "how": "waits",
+    }
+    assert after.size("a") == 0 and not after.deployed[after.members("a", alive=False)].any()
+    assert not ruses.destroyed(after, after.unit("a"))  # waiting is not destroyed
+    assert RULES.destroyed_points(after, 1) == 0
+    after.active = 0
+    assert not [a for a in RULES.legal_actions(after) if a.choice == ruses.OUTFLANK]  # once
+    with pytest.raises(IllegalActionError, match="OW-R3"):
+        play(after, Action("deploy", 0, "c", choice=ruses.OUTFLANK))
+    # set up the rest (roll-off 4-3 starts round 1), then end round 1: "a" arrives
+    after, _ = play(after, Action("deploy", 0, "cmd", point=(20.0, 10.0)))
+    after, _ = play(after, Action("deploy", 0, "c", point=(60.0, 10.0)), [4, 3])
+    assert after.phase == "battle" and "a" not in [u.id for u in after.side_units(0)]
+    for u in after.units:
+        u.flags["ordered"] = u.id != "b"
+    after.active = 1
+    arrived, events = play(after, Action("hold", 1, "b"), [4, 3])
+    assert first(events, "ruse").data["how"] == "arrives"
+    members = arrived.members("a")
+    rules = battle_rules()
+    xy, r = arrived.pos[members], arrived.radius[members]
+    edge = np.minimum.reduce([xy[:, 0], 90 - xy[:, 0], xy[:, 1], 90 - xy[:, 1]])
+    assert len(members) == 5 and (edge + r <= rules.arrival_edge_band + 1e-6).all()
+    assert unit_gaps(arrived, members, arrived.members("b")).min() > rules.arrival_enemy_gap
+
+
+def test_ow_r3_a_reserve_with_no_place_by_the_end_of_round_2_is_destroyed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = battle([unit("a", 5), unit("g", 1)], [unit("b", 5)], board_with(ruses.OUTFLANK))
+    place(state, "g", [(25.0, 5.0)])
+    place(state, "b", line(40.0, 85.0, 5))
+    state.active = 0
+    waiting, _ = play(state, Action("deploy", 0, "a", choice=ruses.OUTFLANK), [4, 3])
+    monkeypatch.setattr(ruses, "_arrival_place", lambda state, unit: None)  # no room anywhere
+    for how in (None, "lost"):  # the end of round 1: still waiting; of round 2: lost
+        for u in waiting.units:
+            u.flags["ordered"] = u.id != "b"
+        waiting.active = 1
+        waiting, events = play(waiting, Action("hold", 1, "b"), [4, 3])
+        assert [e.data.get("how") for e in events if e.kind == "ruse"] == ([how] if how else [])
+    assert ruses.destroyed(waiting, waiting.unit("a")) and "destroyed" in kinds(events)
+    assert RULES.destroyed_points(waiting, 1) == 10
+
+
 def fire_state(name: str | None) -> GameState:
     board = board_with(name, terrain=[{"name": "Ruins", "polygon": RUINS, "blocks_sight": False}])
     state = battle([command("cmd"), unit("a", 5)], [unit("b", 5), unit("c", 5)], board)

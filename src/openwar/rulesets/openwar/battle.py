@@ -102,7 +102,9 @@ class OpenWarRules:
 
     # -- set-up -----------------------------------------------------------------------------
     def _deploy(self, state: GameState, action: Action, dice: Dice) -> list[Event]:
-        if action.unit is None or (action.point is None and action.choice != NO_ROOM):
+        if action.unit is None or (
+            action.point is None and action.choice not in (NO_ROOM, ruses.OUTFLANK)
+        ):
             raise IllegalActionError("OW-B12", "deploy names a unit and a point")
         try:
             unit = state.unit(action.unit)
@@ -110,7 +112,11 @@ class OpenWarRules:
             raise IllegalActionError("OW-B12", f"there is no unit {action.unit!r}") from None
         if unit.side != action.side or unit.flags.get("deployed"):
             raise IllegalActionError("OW-B12", f"{unit.id} is not side {action.side}'s to set up")
-        if action.point is None:
+        if action.choice == ruses.OUTFLANK:
+            if not ruses.may_wait(state, unit):
+                raise IllegalActionError("OW-R3", f"{unit.id} may not wait in reserve")
+            events = [ruses.wait_in_reserve(state, unit)]
+        elif action.point is None:
             events = self._no_room(state, unit)
         elif action.choice == ruses.AMBUSH:
             events = self._ambush(state, unit, action.point)
@@ -398,7 +404,7 @@ class OpenWarRules:
     def destroyed_points(self, state: GameState, side: int) -> int:
         """Points of ``side``'s enemies destroyed or fled (OW-B16); a unit that came back
         by Reinforcements (OW-R2) counts once for each time it was destroyed."""
-        now = sum(u.points for u in state.units if u.side != side and state.is_destroyed(u.id))
+        now = sum(u.points for u in state.units if u.side != side and ruses.destroyed(state, u))
         again = [state.unit(i) for i in state.extra.get("reinforced", [])]
         return now + sum(u.points for u in again if u.side != side)
 

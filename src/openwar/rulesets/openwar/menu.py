@@ -48,6 +48,8 @@ def deployment_menu(state: GameState) -> list[Action]:
             Action("deploy", side, unit.id, point=p, choice=ruses.AMBUSH)
             for p in ruses.ambush_points(state, unit)
         ]
+        if ruses.may_wait(state, unit):
+            menu.append(Action("deploy", side, unit.id, choice=ruses.OUTFLANK))
         if points:
             continue
         points = deployment_options(state, unit, wide)

@@ -54,8 +54,10 @@ def score(state: GameState, action: Action) -> float:
 def _score(state: GameState, action: Action, nearest: float | None) -> float:
     """The action's score; ``nearest`` is the distance of :func:`_nearest_after` for the
     approach moves and set-up points (None for the others)."""
+    if action.kind == "deploy" and action.point is None:
+        return -1000.0  # never in reserve (OW-R3), nor without room while there is a choice
     if action.kind == "deploy":
-        assert action.point is not None and nearest is not None
+        assert nearest is not None
         return _deploy_score(state, action, nearest)
     unit_id = str(action.unit)
     if action.kind == "regroup":

@@ -58,7 +58,8 @@ class BattleRules(RuleData):
     ambush_grid: list[int]
     arrival_edge_band: float
     arrival_enemy_gap: float
-    arrival_grid: list[int]
+    arrival_step: float
+    outflank_last_round: int
     fire_range: float
     fire_reach: float
     revenge_damage: int

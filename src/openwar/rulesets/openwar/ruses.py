@@ -6,11 +6,11 @@ Damage rolls, no battleshock is no Shaken tokens). OpenWar has no player turns, 
 of your turn" is the start of each round (after the twist) and "the end of your turn" is the
 end of each round (before the objectives are counted), as OW-V1 and the twists read them.
 
-Ambush is a choice on the set-up menu. The other ruses act by themselves where a player would
-have one obvious choice, and where the choice is a place or a moment the rules make it (design
-decisions, written down with each clause): OpenWar's turn flow has no step in which a player
-could make it. A board without ruses (the default scenario, a hand-made board, a replay
-recorded before ruses were played) has none.
+Ambush and Outflank are choices on the set-up menu. The other ruses act by themselves: where
+the table leaves a choice of place or moment the rules make the one a player would (design
+decisions, written down with each clause), as OpenWar's flow of single orders has no step in
+which a player could make it. A board without ruses (the default scenario, a hand-made board,
+a replay recorded before ruses were played) has none.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import shapely
 from shapely.geometry import Polygon
 
 from openwar.engine.events import Event
-from openwar.engine.space import OVERLAP_TOLERANCE, formations, on_table, placement_clear
+from openwar.engine.space import OVERLAP_TOLERANCE, formations, placement_clear
 from openwar.engine.state import (
     POSITION_DECIMALS,
     BoolArray,
@@ -40,7 +40,6 @@ FIRESTARTER = "Firestarter"
 REVENGE = "Revenge"
 SPEECH = "Inspiring Speech"
 RUSES = (AMBUSH, REINFORCEMENTS, OUTFLANK, FIRESTARTER, REVENGE, SPEECH)
-PLAYED = (AMBUSH, REINFORCEMENTS, FIRESTARTER, REVENGE, SPEECH)  # Outflank: not yet
 
 
 def ruse(state: GameState, side: int) -> str | None:
@@ -69,6 +68,11 @@ def command_unit(state: GameState, side: int) -> UnitState | None:
     """The side's Command unit (OW-U12: exactly one per army), or None."""
     kind = battle_rules().command_type
     return next((u for u in state.units if u.side == side and u.kind == kind), None)
+
+
+def destroyed(state: GameState, unit: UnitState) -> bool:
+    """Destroyed or fled, not waiting in reserve (OW-R3)."""
+    return state.is_destroyed(unit.id) and not in_reserve(unit)
 
 
 def _command_on_table(state: GameState, side: int) -> bool:
@@ -114,15 +118,71 @@ def use_ambush(state: GameState, unit: UnitState) -> Event:
     return Event("ruse", {"ruse": AMBUSH, "side": unit.side, "unit": unit.id})
 
 
-# -- OW-R2 Reinforcements: the end of each round -----------------------------------------
+# -- OW-R3 Outflank: a unit waits in reserve --------------------------------------------------
+def may_wait(state: GameState, unit: UnitState) -> bool:
+    """Whether ``unit`` may be put in reserve instead of being set up (OW-R3)."""
+    return (
+        state.phase == "setup"
+        and unit.kind != battle_rules().command_type
+        and available(state, unit.side, OUTFLANK)
+    )
+
+
+def wait_in_reserve(state: GameState, unit: UnitState) -> Event:
+    """The unit stays off the table: its miniatures count as neither alive nor destroyed
+    until it arrives (:func:`in_reserve`)."""
+    _mark_used(state, unit.side)
+    state.alive[state.members(unit.id, alive=False)] = False
+    unit.flags["reserve"] = True
+    return Event("ruse", {"ruse": OUTFLANK, "side": unit.side, "unit": unit.id, "how": "waits"})
+
+
+def in_reserve(unit: UnitState) -> bool:
+    return bool(unit.flags.get("reserve"))
+
+
+# -- OW-R2 Reinforcements, OW-R3 Outflank's arrival: the end of each round --------------------
 def end_of_round(state: GameState) -> list[Event]:
-    """A destroyed unit may come back, each side in the order it gave orders this round."""
+    """A unit in reserve arrives and a destroyed unit may come back, each side in the order it
+    gave orders this round."""
     events: list[Event] = []
     first = int(state.extra.get("first", 0))
     for side in (first, 1 - first):
+        events += _outflank(state, side)
         if available(state, side, REINFORCEMENTS):
             events += _reinforce(state, side)
     return events
+
+
+def _outflank(state: GameState, side: int) -> list[Event]:
+    """OW-R3: the unit in reserve arrives at the end of the first round, or of the second if
+    no place fitted, at the place a returning unit takes (:func:`_arrival_place`); if none
+    fits by then it never arrives and counts as destroyed (design decisions)."""
+    events: list[Event] = []
+    for unit in state.units:
+        if unit.side != side or not in_reserve(unit):
+            continue
+        place = _arrival_place(state, unit)
+        if place is not None:
+            _set_up_again(state, unit, place)
+            events.append(Event("ruse", {"ruse": OUTFLANK, "side": side, "unit": unit.id,
+                                         "how": "arrives"}))  # fmt: skip
+        elif state.round >= battle_rules().outflank_last_round:
+            del unit.flags["reserve"]
+            events.append(Event("ruse", {"ruse": OUTFLANK, "side": side, "unit": unit.id,
+                                         "how": "lost"}))  # fmt: skip
+            events.append(Event("destroyed", {"unit": unit.id}))
+    return events
+
+
+def _set_up_again(state: GameState, unit: UnitState, place: FloatArray) -> None:
+    members = state.members(unit.id, alive=False)
+    state.pos[members] = place
+    state.alive[members] = True
+    state.deployed[members] = True
+    unit.tokens.clear()
+    unit.flags.clear()
+    unit.flags.update({"deployed": True, "ordered": True})
 
 
 def _reinforce(state: GameState, side: int) -> list[Event]:
@@ -133,20 +193,14 @@ def _reinforce(state: GameState, side: int) -> list[Event]:
     for a later round."""
     kind = battle_rules().command_type
     fallen = sorted(
-        (u for u in state.units if u.side == side and u.kind != kind and state.is_destroyed(u.id)),
+        (u for u in state.units if u.side == side and u.kind != kind and destroyed(state, u)),
         key=lambda u: (-u.points, state.unit_index(u.id)),
     )
     for unit in fallen:
         place = _arrival_place(state, unit)
         if place is None:
             continue
-        members = state.members(unit.id, alive=False)
-        state.pos[members] = place
-        state.alive[members] = True
-        state.deployed[members] = True
-        unit.tokens.clear()
-        unit.flags.clear()
-        unit.flags.update({"deployed": True, "ordered": True})
+        _set_up_again(state, unit, place)
         _mark_used(state, side)
         state.extra["reinforced"] = [*state.extra.get("reinforced", []), unit.id]
         return [Event("ruse", {"ruse": REINFORCEMENTS, "side": side, "unit": unit.id})]
@@ -154,31 +208,34 @@ def _reinforce(state: GameState, side: int) -> list[Event]:
 
 
 def _arrival_place(state: GameState, unit: UnitState) -> FloatArray | None:
-    from openwar.rulesets.openwar.board import facing_for
-
+    """Where a unit coming on from a table edge stands (OW-R2, OW-R3): wholly within 15 cm of
+    an edge, clear of every base and more than 23 cm from every enemy miniature. Design
+    decision: its ranks face into the table from the edge, centred ``arrival_step`` apart
+    along the middle of the edge band, the place nearest the table's centre first (where
+    objectives and fights are); ranks of 5, else the wide ranks of 10 (as OW-B12)."""
     rules = battle_rules()
     members = state.members(unit.id, alive=False)
     radius = state.radius[members]
     width, depth = float(state.board["width"]), float(state.board["depth"])
-    columns, rows = rules.arrival_grid
-    centres = [
-        (float(x), float(y))
-        for y in np.linspace(0.0, depth, rows + 2)[1:-1]
-        for x in np.linspace(0.0, width, columns + 2)[1:-1]
-    ]
-    centres.sort(key=lambda p: (math.hypot(p[0] - width / 2, p[1] - depth / 2), p[1], p[0]))
-    facing = facing_for(state, unit.side)
-    for point in centres:
-        xy = _formation(state, members, point, facing)
-        edge = np.minimum.reduce([xy[:, 0], width - xy[:, 0], xy[:, 1], depth - xy[:, 1]])
-        if not bool((edge + radius <= rules.arrival_edge_band + 1e-9).all()):
-            continue
-        if not bool(on_table(xy, radius, width, depth).all()):
-            continue
-        if not _clear_of_enemies(state, unit.side, xy, radius, rules.arrival_enemy_gap):
-            continue
-        if placement_clear(state, members, xy):
-            return xy
+    inset = rules.arrival_edge_band / 2.0
+    places: list[tuple[float, float, float]] = []  # x, y, facing
+    for along in np.arange(inset, max(width, depth) - inset + 1e-9, rules.arrival_step):
+        a = float(along)
+        if a <= width - inset:
+            places += [(a, inset, math.pi / 2), (a, depth - inset, -math.pi / 2)]
+        if a <= depth - inset:
+            places += [(inset, a, 0.0), (width - inset, a, math.pi)]
+    places.sort(key=lambda p: (math.hypot(p[0] - width / 2, p[1] - depth / 2), p[1], p[0]))
+    for ranks in (rules.rank_width, rules.wide_rank_width):
+        for x, y, facing in places:
+            xy = _formation(state, members, (x, y), facing, ranks)
+            edge = np.minimum.reduce([xy[:, 0], width - xy[:, 0], xy[:, 1], depth - xy[:, 1]])
+            if not bool((edge + radius <= rules.arrival_edge_band + 1e-9).all()):
+                continue
+            if not _clear_of_enemies(state, unit.side, xy, radius, rules.arrival_enemy_gap):
+                continue
+            if placement_clear(state, members, xy):
+                return xy
     return None
 
 
@@ -288,11 +345,16 @@ def no_shaken(state: GameState, side: int) -> bool:
 
 # -- shared ---------------------------------------------------------------------------------
 def _formation(
-    state: GameState, members: IntArray, point: tuple[float, float], facing: float
+    state: GameState,
+    members: IntArray,
+    point: tuple[float, float],
+    facing: float,
+    ranks: int | None = None,
 ) -> FloatArray:
     radius = float(state.radius[members[0]])
     centre = np.asarray([point], dtype=np.float64)
-    block = formations(len(members), centre, radius, battle_rules().rank_width, facing)[0]
+    width = ranks or battle_rules().rank_width
+    block = formations(len(members), centre, radius, width, facing)[0]
     return np.asarray(np.round(block, POSITION_DECIMALS), dtype=np.float64)
 
 
