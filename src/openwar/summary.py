@@ -87,6 +87,8 @@ def _absorb(
         current.sides[side_of[data["unit"]]].presence_won += 1 if data["beaten"] else 0
         if "first_roll" in data:  # OW-X6 Grudge Match
             current.twist.append(str(_twist_moment(event, names)))
+        if data.get("no_shaken"):  # OW-R6 Inspiring Speech
+            current.ruses.append(f"Inspiring Speech: {names[data['target']]} takes no Shaken token")
     elif event.kind == "routed":
         current.sides[1 - side_of[data["unit"]]].routed.append(names[data["unit"]])
     elif event.kind == "objectives":
@@ -127,7 +129,8 @@ def _ruse_moment(event: Event, names: dict[str, str]) -> str:
     if data["ruse"] == "Firestarter":
         return f"Firestarter (side {side}): {data['feature']} burns"
     if data["ruse"] == "Revenge":
-        return f"Revenge (side {side}): +1 to Damage rolls to the end of round {data['until']}"
+        bonus = f"+{data['bonus']}" if "bonus" in data else "a bonus"
+        return f"Revenge (side {side}): {bonus} to Damage rolls to the end of round {data['until']}"
     told = {
         "Ambush": "sets up in ambush",
         "Reinforcements": "returns to the table",

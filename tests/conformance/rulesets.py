@@ -80,11 +80,11 @@ def _openwar() -> BattleFixture:
         split=lambda unit: bool(unit.flags.get("split")),
         already_acted=_openwar_already_ordered,
         out_of_reach=_openwar_out_of_reach,
-        # OW-X5 Healing Winds returns slain miniatures (only under that twist)
-        # Healing Winds (OW-X5) and Reinforcements (OW-R2) bring slain miniatures back
+        # Healing Winds (OW-X5), Reinforcements (OW-R2) and an Outflank reserve's arrival
+        # (OW-R3) bring miniatures that were not alive back
         returns_slain=lambda state: (
             state.board.get("twist") == "Healing Winds"
-            or "Reinforcements" in (state.board.get("ruses") or [])
+            or bool({"Reinforcements", "Outflank"} & set(state.board.get("ruses") or []))
         ),
     )
 

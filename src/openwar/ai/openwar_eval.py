@@ -786,7 +786,7 @@ class OpenWarEvaluation:
         if action.kind == "deploy":
             return self._deploy(state, action)
         value = self._order_value(state, action)
-        if not state.extra.get("burning") or action.kind == "skill":
+        if not state.extra.get("burning"):
             return value
         unit = state.unit(str(action.unit))
         size = len(state.on_table(unit.id))
@@ -1008,6 +1008,8 @@ class OpenWarEvaluation:
     def position_value(self, state: GameState, side: int) -> float:
         score = score_value(state, side, self.w)
         for unit in state.units:
+            if ruses.in_reserve(unit):
+                continue  # waiting to arrive (OW-R3), not lost
             sign = 1.0 if unit.side != side else -1.0
             score += sign * current_loss(state, unit)
         if state.phase != "over":

@@ -287,7 +287,8 @@ def test_ow_r5_revenge_adds_1_to_damage_rolls_until_the_end_of_the_next_round() 
         return state
 
     state = fighting(ruses.REVENGE)
-    assert ruses.note_revenge(state)[0].data == {"ruse": "Revenge", "side": 0, "until": 2}
+    told = {"ruse": "Revenge", "side": 0, "until": 2, "bonus": 1}
+    assert ruses.note_revenge(state)[0].data == told
     assert ruses.note_revenge(state) == []  # noticed once
     assert (ruses.damage_bonus(state, 0), ruses.damage_bonus(state, 1)) == (1, 0)
     # "a" holds and fights (Sword: 3 attacks hitting on 4+ with Hold's +1); two hits, and
@@ -301,9 +302,16 @@ def test_ow_r5_revenge_adds_1_to_damage_rolls_until_the_end_of_the_next_round() 
     assert ruses.damage_bonus(state, 0) == 1  # still the next round
     state.round = 3
     assert ruses.damage_bonus(state, 0) == 0
-    # noticed by the rules after the order in which the Command unit falls
+    # noticed by the rules after the order in which the Command unit falls: here it holds
+    # beside a burning feature (OW-R4) and burns
     fresh = fighting(ruses.REVENGE)
-    _, events = play(fresh, Action("hold", 0, "a"))
+    fresh.alive[fresh.members("cmd", alive=False)] = True
+    fresh.board["terrain"] = [{"name": "Ruins", "polygon": RUINS, "blocks_sight": False}]
+    fresh.extra["burning"] = [0]
+    place(fresh, "cmd", line(42.5, 51.5, 3))  # along the ruins' north side
+    assert ruses.note_revenge(fresh) == []
+    after, events = play(fresh, Action("hold", 0, "cmd"))
+    assert kinds(events)[-2:] == ["destroyed", "ruse"] and after.is_destroyed("cmd")
     assert first(events, "ruse").data["ruse"] == "Revenge"
 
 
@@ -311,6 +319,7 @@ def test_ow_r6_inspiring_speech_keeps_shaken_tokens_away_while_the_command_unit_
     beaten = [1, 1, 1, 6, 6]  # "a" misses; Presence 12 beats Morale 8
     after, events = play(duel(ruses.SPEECH), Action("hold", 0, "a", "b"), beaten)
     assert first(events, "presence").data["beaten"]
+    assert first(events, "presence").data["no_shaken"]  # the report tells it
     assert after.unit("b").tokens.get("shaken", 0) == 0
     assert after.unit("a").tokens.get("glory", 0) == 1  # the winner still gains Glory
     for state in (duel(ruses.SPEECH, command_alive=False), duel(None)):
@@ -353,7 +362,8 @@ def test_the_battle_report_says_what_the_ruses_did() -> None:
     for event in [
         Event("ruse", {"ruse": "Firestarter", "side": 1, "feature": "Ruins"}),
         Event("burned", {"unit": "a", "slain": 4}),
-        Event("ruse", {"ruse": "Revenge", "side": 0, "until": 2}),
+        Event("ruse", {"ruse": "Revenge", "side": 0, "until": 2, "bonus": 1}),
+        Event("presence", {"unit": "a", "target": "b", "beaten": True, "no_shaken": True}),
         Event("ruse", {"ruse": "Reinforcements", "side": 1, "unit": "b"}),
     ]:
         current = _absorb(event, current, rounds, names, side_of)
@@ -363,5 +373,79 @@ def test_the_battle_report_says_what_the_ruses_did() -> None:
         "Firestarter (side B): Ruins burns",
         "fire: Axes loses 4",
         "Revenge (side A): +1 to Damage rolls to the end of round 2",
+        "Inspiring Speech: Bows takes no Shaken token",
         "Reinforcements (side B): Bows returns to the table",
     ]
+
+
+def test_ow_r2_a_returning_unit_faces_into_the_table_and_leaves_the_prize_where_it_fell() -> None:
+    state = fallen_state(ruses.REINFORCEMENTS)
+    big = state.members("big", alive=False)
+    state.extra["prize"], state.extra["carrier"] = [31.0, 10.0], int(big[0])
+    after, _ = play(state, Action("hold", 1, "b"), [4, 3])
+    back = after.members("big")
+    assert len(back) == 10
+    assert after.extra["carrier"] is None and after.extra["prize"] == [31.0, 10.0]
+    # on the south or north edge band it faces north or south, on the west or east east or west
+    x, y = after.pos[back].mean(axis=0)
+    if min(y, 90 - y) < min(x, 90 - x):
+        expected = np.pi / 2 if y < 45 else -np.pi / 2
+    else:
+        expected = 0.0 if x < 45 else np.pi
+    assert np.allclose(after.facing[back], expected)
+
+
+def test_ow_r3_an_army_whose_only_unit_left_waits_in_reserve_is_not_wiped_out() -> None:
+    state = battle([unit("a", 5), unit("g", 1)], [unit("b", 5)], board_with(ruses.OUTFLANK))
+    place(state, "g", [(25.0, 5.0)])
+    place(state, "b", line(40.0, 85.0, 5))
+    state.active = 0
+    waiting, _ = play(state, Action("deploy", 0, "a", choice=ruses.OUTFLANK), [4, 3])
+    waiting.alive[waiting.members("g")] = False  # the only unit on the table falls
+    for u in waiting.units:
+        u.flags["ordered"] = u.id != "b"
+    waiting.active = 1
+    after, events = play(waiting, Action("hold", 1, "b"), [4, 3])
+    assert "battle_over" not in kinds(events) and after.phase == "battle"
+    assert first(events, "ruse").data["how"] == "arrives" and after.size("a") == 5
+
+
+def test_a_whole_battle_with_a_unit_in_reserve_plays_to_its_end() -> None:
+    """Random players on a generated battleplan where side A has Outflank; A's first set-up
+    choice is the reserve. The battle ends, the unit arrives, and every figure agrees."""
+    from pathlib import Path
+
+    from openwar.battles import load_setup, make_players, start
+    from openwar.engine.game import apply, legal_actions, outcome
+    from openwar.engine.runner import BattleRecord
+    from openwar.sim.plan import measure
+
+    seed = next(s for s in range(40) if _plan_ruses(s)[0] == ruses.OUTFLANK)
+    army = Path(__file__).parents[3] / "examples" / "armies" / "openwar" / "iron_road_legion.yaml"
+    setup = load_setup((army, army), board_from_plan(_plan(seed)), seed)
+    initial = state = start(setup)[0]
+    players = make_players(("random", "random"), seed, setup.ruleset)
+    record = BattleRecord(initial, initial)
+    while outcome(state) is None:
+        menu = legal_actions(state)
+        waits = [a for a in menu if a.choice == ruses.OUTFLANK]
+        action = waits[0] if waits else players[state.active].choose(state, menu)
+        state, events = apply(state, action)
+        record.actions.append(action)
+        record.events.append(events)
+    record.final = state
+    told = [e.data["how"] for events in record.events for e in events if e.kind == "ruse"]
+    assert told[:2] == ["waits", "arrives"]
+    assert not any(ruses.in_reserve(u) for u in state.units)
+    result = measure(0, seed, setup, record)  # the simulation's figures count what was lost
+    lost = sum(u.points for u in state.units if u.side == 0 and ruses.destroyed(state, u))
+    assert result.points_lost[0] >= lost
+
+
+def _plan(seed: int) -> dict[str, Any]:
+    return battleplan_json(generate("openwar", 1000, seed))
+
+
+def _plan_ruses(seed: int) -> list[str]:
+    plan = _plan(seed)
+    return [plan["ruses"]["A"]["name"], plan["ruses"]["B"]["name"]]

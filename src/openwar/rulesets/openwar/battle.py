@@ -164,6 +164,7 @@ class OpenWarRules:
         if deployment_options(state, unit) or deployment_options(state, unit, wide):
             raise IllegalActionError("OW-B12", f"{unit.id} still has room in its territory")
         state.alive[state.members(unit.id)] = False
+        unit.flags["no_room"] = True  # never on the table: no ruse brings it "back" (OW-R2)
         return [Event("no_room", {"unit": unit.id})]
 
     # -- the orders -------------------------------------------------------------------------
@@ -381,7 +382,8 @@ class OpenWarRules:
 
     def _wiped_out(self, state: GameState) -> int | None:
         for side in (0, 1):
-            if not state.side_units(side):
+            waiting = any(u.side == side and ruses.in_reserve(u) for u in state.units)
+            if not state.side_units(side) and not waiting:  # a reserve keeps it in (OW-R3)
                 return side
         return None
 

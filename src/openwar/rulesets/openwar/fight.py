@@ -259,7 +259,8 @@ def presence_roll(
         first, roll = roll, int(dice.d6(rules.presence_dice).sum())  # OW-X6 Grudge Match
     total = roll + bonus
     beaten = total > morale and not state.is_destroyed(target_id)
-    if beaten and not ruses.no_shaken(state, enemy.side):  # OW-R6 Inspiring Speech
+    spoken = beaten and ruses.no_shaken(state, enemy.side)  # OW-R6 Inspiring Speech
+    if beaten and not spoken:
         enemy.tokens["shaken"] = enemy.tokens.get("shaken", 0) + 1
     if beaten:
         unit.tokens["glory"] = min(unit.tokens.get("glory", 0) + 1, rules.glory_max)
@@ -273,6 +274,8 @@ def presence_roll(
     }
     if first is not None:
         data["first_roll"] = first
+    if spoken:
+        data["no_shaken"] = True
     return beaten, Event("presence", data)
 
 

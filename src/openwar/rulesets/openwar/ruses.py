@@ -110,6 +110,8 @@ def ambush_fits(state: GameState, unit: UnitState, point: tuple[float, float]) -
     outside &= shapely.distance(enemy_zone, shapely.points(xy)) >= radius - 1e-9
     if not bool(outside.all()):
         return False
+    if territory(state, unit.side).contains_bases(xy, radius):
+        return False  # a place the unit could take without the ruse
     return _clear_of_enemies(state, unit.side, xy, radius, battle_rules().ambush_enemy_gap)
 
 
@@ -175,9 +177,12 @@ def _outflank(state: GameState, side: int) -> list[Event]:
     return events
 
 
-def _set_up_again(state: GameState, unit: UnitState, place: FloatArray) -> None:
+def _set_up_again(state: GameState, unit: UnitState, place: tuple[FloatArray, float]) -> None:
     members = state.members(unit.id, alive=False)
-    state.pos[members] = place
+    carrier = state.extra.get("carrier")
+    if carrier is not None and int(carrier) in members.tolist():
+        state.extra["carrier"] = None  # the Arcane Prize stays where its carrier fell (OW-V5)
+    state.pos[members], state.facing[members] = place
     state.alive[members] = True
     state.deployed[members] = True
     unit.tokens.clear()
@@ -193,7 +198,14 @@ def _reinforce(state: GameState, side: int) -> list[Event]:
     for a later round."""
     kind = battle_rules().command_type
     fallen = sorted(
-        (u for u in state.units if u.side == side and u.kind != kind and destroyed(state, u)),
+        (
+            u
+            for u in state.units
+            if u.side == side
+            and u.kind != kind
+            and destroyed(state, u)
+            and not u.flags.get("no_room")
+        ),
         key=lambda u: (-u.points, state.unit_index(u.id)),
     )
     for unit in fallen:
@@ -207,7 +219,7 @@ def _reinforce(state: GameState, side: int) -> list[Event]:
     return []
 
 
-def _arrival_place(state: GameState, unit: UnitState) -> FloatArray | None:
+def _arrival_place(state: GameState, unit: UnitState) -> tuple[FloatArray, float] | None:
     """Where a unit coming on from a table edge stands (OW-R2, OW-R3): wholly within 15 cm of
     an edge, clear of every base and more than 23 cm from every enemy miniature. Design
     decision: its ranks face into the table from the edge, centred ``arrival_step`` apart
@@ -235,7 +247,7 @@ def _arrival_place(state: GameState, unit: UnitState) -> FloatArray | None:
             if not _clear_of_enemies(state, unit.side, xy, radius, rules.arrival_enemy_gap):
                 continue
             if placement_clear(state, members, xy):
-                return xy
+                return xy, facing
     return None
 
 
@@ -321,13 +333,15 @@ def note_revenge(state: GameState) -> list[Event]:
         if not available(state, side, REVENGE):
             continue
         command = command_unit(state, side)
-        if command is None or not state.is_destroyed(command.id):
+        if command is None or not destroyed(state, command) or command.flags.get("no_room"):
             continue
         _mark_used(state, side)
         until = list(state.extra.get("revenge", [0, 0]))
         until[side] = state.round + 1
         state.extra["revenge"] = until
-        events.append(Event("ruse", {"ruse": REVENGE, "side": side, "until": state.round + 1}))
+        bonus = battle_rules().revenge_damage
+        data = {"ruse": REVENGE, "side": side, "until": state.round + 1, "bonus": bonus}
+        events.append(Event("ruse", data))
     return events
 
 
