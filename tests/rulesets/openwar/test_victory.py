@@ -70,7 +70,9 @@ def test_ow_v4_invasion_both_objectives_win_at_once_else_the_nearer_one() -> Non
     place(state, "b", [(5.0, 45.0)])
     _, winner = victory.end_of_round(in_battle(state))
     assert winner == 0
-    assert victory.result(state, (0, 0), winner).reason.endswith("won outright")
+    outright = victory.result(state, (120, 30), winner)
+    assert outright.reason.endswith("won outright") and outright.victory == "major"
+    assert outright.scores == (2, 0)  # objectives held, not points destroyed (OW-B16)
     place(state, "a", [(30.0, 12.0), (5.0, 50.0)])  # the nearer objective (30, 10) only
     result = victory.result(state, (0, 0), None)
     assert (result.winner, result.victory) == (0, "minor")

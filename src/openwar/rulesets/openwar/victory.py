@@ -134,8 +134,13 @@ def _inside(state: GameState, side: int, point: Any) -> bool:
 def result(state: GameState, destroyed: tuple[int, int], sudden: int | None) -> Outcome:
     """The battle's result under its victory condition (OW-V2..OW-V7)."""
     name, rounds = victory_name(state), state.round
-    if sudden is not None:
-        return Outcome(sudden, "major", _scores(state, destroyed), rounds, f"{name}: won outright")
+    if sudden is not None:  # scored on the condition's own scale, as every other result
+        scores = _held_result(state, destroyed, name, rounds).scores
+        return Outcome(sudden, "major", scores, rounds, f"{name}: won outright")
+    return _held_result(state, destroyed, name, rounds)
+
+
+def _held_result(state: GameState, destroyed: tuple[int, int], name: str, rounds: int) -> Outcome:
     if name == FIELD:
         held = [holder(state, p) for _, p in live_objectives(state)]
         for side in (0, 1):
