@@ -33,14 +33,18 @@ def draw_battle(state: GameState, path: Path, title: str) -> Path:
     ax.set_facecolor("#eef0e6")
     for side, ring in enumerate(board["territories"]):
         ax.add_patch(Polygon(ring, closed=True, alpha=0.12, color=SIDE_COLOURS[side], lw=0))
-    for feature in board.get("terrain", []):
+    burning = set(state.extra.get("burning") or [])  # Firestarter (OW-R4, AOS-R4)
+    for index, feature in enumerate(board.get("terrain", [])):
         shade = "#6d6d6d" if feature.get("blocks_sight", True) else "#9bbf7a"
         ax.add_patch(Polygon(feature["polygon"], closed=True, color=shade, alpha=0.6, lw=0))
+        if index in burning:
+            ax.add_patch(Polygon(feature["polygon"], closed=True, fill=False, hatch="xx",
+                                 color="#d2461e", lw=1.5))  # fmt: skip
         middle = np.mean(np.asarray(feature["polygon"]), axis=0)
         ax.text(
             float(middle[0]),
             float(middle[1]),
-            feature["name"],
+            feature["name"] + (" (burning)" if index in burning else ""),
             ha="center",
             va="center",
             fontsize=6,

@@ -449,3 +449,15 @@ def _plan(seed: int) -> dict[str, Any]:
 def _plan_ruses(seed: int) -> list[str]:
     plan = _plan(seed)
     return [plan["ruses"]["A"]["name"], plan["ruses"]["B"]["name"]]
+
+
+def test_the_table_picture_marks_a_burning_feature(tmp_path: Any) -> None:
+    from openwar.render.battle import draw_battle
+
+    state = fire_state(ruses.FIRESTARTER)
+    cold = draw_battle(state, tmp_path / "cold.svg", "before").read_text()
+    ruses.start_of_round(state)
+    paths = [draw_battle(state, tmp_path / f"{k}.svg", "burning") for k in (1, 2)]
+    hot = paths[0].read_text()
+    assert "Ruins (burning)" in hot and "Ruins (burning)" not in cold
+    assert paths[0].read_bytes() == paths[1].read_bytes()  # the same state, the same bytes
