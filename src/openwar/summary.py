@@ -36,6 +36,7 @@ class RoundSummary:
     objectives: list[int | None] = field(default_factory=list)
     twist: list[str] = field(default_factory=list)  # what the battleplan's twist did
     ruses: list[str] = field(default_factory=list)  # what the sides' secret ruses did
+    prize: list[str] = field(default_factory=list)  # what the Arcane Prize table did
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -45,6 +46,7 @@ class RoundSummary:
             "objectives": self.objectives,
             "twist": self.twist,
             "ruses": self.ruses,
+            "prize": self.prize,
         }
 
 
@@ -95,6 +97,10 @@ def _absorb(
         current.objectives = list(data["held"])
     elif event.kind in ("ruse", "burned"):
         current.ruses.append(_ruse_moment(event, names))
+    elif event.kind in ("arcane_prize", "prize_effect") or (
+        event.kind == "struck" and "by" in data
+    ):
+        current.prize.append(_prize_moment(event, names))
     elif event.kind in ("twist", "struck"):
         told = _twist_moment(event, names)
         current.twist += [told] if told else []
@@ -118,6 +124,25 @@ def _twist_moment(event: Event, names: dict[str, str]) -> str | None:
         count, side = len(data["returned"]), SIDES[data["side"]]
         return f"Healing Winds: {count} return to {names[data['unit']]} (side {side})"
     return None
+
+
+def _prize_moment(event: Event, names: dict[str, str]) -> str:
+    """One line for what the Arcane Prize table did (OW-P0..OW-P4)."""
+    data = event.data
+    if event.kind == "struck":
+        return f"{data['by']}: {names[data['unit']]} loses {data['slain']}"
+    if event.kind == "arcane_prize":
+        side = SIDES[int(data["side"])]
+        return f"Arcane Prize (side {side}) rolled {data['roll']}: {data['result']}"
+    if data["result"] == "Plague":
+        return f"Plague: {data['reach']:g} cm around the prize (rolled {data['roll']})"
+    side = SIDES[int(data["side"])]
+    if data["result"] == "Talisman":
+        return f"Talisman (side {side}): {names[data['unit']]} rolls hit dice showing 1 again"
+    if "calmed" in data:
+        return f"Realmvault Key (side {side}): {names[data['calmed']]} loses a Shaken token"
+    shaken = names[data["shaken"]] + " is Shaken" if "shaken" in data else "no token taken"
+    return f"Realmvault Key (side {side}): rolled a 1, {shaken}"
 
 
 def _ruse_moment(event: Event, names: dict[str, str]) -> str:

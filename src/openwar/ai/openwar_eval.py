@@ -21,7 +21,7 @@ from openwar.engine.actions import Action
 from openwar.engine.game import legal_actions
 from openwar.engine.space import centroid, gaps
 from openwar.engine.state import FloatArray, GameState, IntArray, UnitState
-from openwar.rulesets.openwar import fight, orders, ruses, victory
+from openwar.rulesets.openwar import fight, orders, prize, ruses, victory
 from openwar.rulesets.openwar.board import territory
 from openwar.rulesets.openwar.menu import unit_orders
 from openwar.rulesets.openwar.odds import OpenWarAttack, slain_and_presence
@@ -242,11 +242,14 @@ def attack_profile(
     presence = int(unit.profile["presence"]) + rules.glory_presence * unit.tokens.get("glory", 0)
     presence += rules.charge_push_bonus if charged else 0
     morale = int(enemy.profile["morale"]) + rules.shaken_morale * enemy.tokens.get("shaken", 0)
+    warded = prize.warded(state, state.on_table(target_id))  # OW-P5, if most of them stand in it
     return OpenWarAttack(
         models=models, attacks=weapon.attacks, melee=skill, accuracy=0,
         difficulty=weapon.difficulty, pierce=weapon.pierce, armor=target_armor,
         target_size=state.size(target_id), shock=fight.SHOCK in weapon.special,
         presence=presence, morale=morale, grudge=presence_rerolled(state),
+        talisman=prize.talisman_unit(state) == attacker_id,
+        ward=2 * int(warded.sum()) > len(warded),
     )  # fmt: skip
 
 
@@ -986,11 +989,12 @@ class OpenWarEvaluation:
         friend = state.unit(str(action.target))
         if friend.flags.get("ordered"):
             return -1.0
+        works = 1.0 - prize.skill_fails_on(state, str(action.unit)) / 6.0  # OW-P6 Soul Stone
         if action.choice == battle_rules().command_skills[0]:
             here = state.pos[state.on_table(friend.id)]
-            return 0.5 * (pressure(state, friend, here, armor_bonus=1, w=self.w)
-                          - pressure(state, friend, here, w=self.w))  # fmt: skip
-        return 1.0
+            return works * 0.5 * (pressure(state, friend, here, armor_bonus=1, w=self.w)
+                                  - pressure(state, friend, here, w=self.w))  # fmt: skip
+        return works
 
     def _deploy(self, state: GameState, action: Action) -> float:
         """Largest units first (they fit in fewest places), towards the enemy and objectives.

@@ -279,6 +279,7 @@ def _highlights(rounds: list[RoundSummary]) -> list[str]:
             ]
             lines += [f"round {summary.number}: {fled} flees the table" for fled in part.routed]
         lines += [f"round {summary.number}: {told}" for told in summary.ruses]
+        lines += [f"round {summary.number}: {told}" for told in summary.prize]
     return lines
 
 

@@ -157,6 +157,12 @@ def openwar_odds(
     grudge_match: Annotated[
         bool, typer.Option(help="Grudge Match twist: a failed Presence roll is rolled again.")
     ] = False,
+    talisman: Annotated[
+        bool, typer.Option(help="Arcane Prize Talisman: hit dice showing 1 are rolled again.")
+    ] = False,
+    ward: Annotated[
+        bool, typer.Option(help="Arcane Prize Ward: each Wound is negated on a 6.")
+    ] = False,
     as_json: Json = False,
     plot: Plot = None,
     simulate: Simulate = 0,
@@ -172,7 +178,7 @@ def openwar_odds(
 
     profile = OpenWarAttack(
         models, attacks, melee, accuracy, difficulty, pierce, armor, target_size, shock,
-        presence, morale, grudge_match,
+        presence, morale, grudge_match, talisman, ward,
     )  # fmt: skip
     result = attack_odds(profile)
     rolled: dict[str, float] = {}

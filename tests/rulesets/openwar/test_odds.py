@@ -34,16 +34,23 @@ from rulesets.enumeration import bind, certain, faces, fmap, pmf_array, sequence
 def miniature(p: OpenWarAttack) -> dict[tuple[int, bool], Fraction]:
     """OW-A2/A3: one die per Attack (+ Melee + Accuracy vs Difficulty), one die per Hit
     (+ Pierce vs Armor). Outcome: (wounds, whether the miniature hit at all)."""
-    hits = fmap(
-        faces(p.attacks),
-        lambda roll: sum(1 for r in roll if r + p.melee + p.accuracy >= p.difficulty),
-    )
-    return bind(
-        hits,
-        lambda h: fmap(
-            faces(h), lambda roll: (sum(1 for r in roll if r + p.pierce >= p.armor), h > 0)
-        ),
-    )
+    hit_die = bind(faces(1), lambda roll: _hit_face(p, roll[0]))
+    hits = fmap(sequence([hit_die] * p.attacks), sum)
+    wound_die = fmap(faces(2 if p.ward else 1), lambda roll: _wounds(p, roll))
+    return bind(hits, lambda h: fmap(sequence([wound_die] * h), lambda w: (sum(w), h > 0)))
+
+
+def _hit_face(p: OpenWarAttack, face: int) -> dict[int, Fraction]:
+    """OW-A2, and OW-P3 Talisman: a 1 that misses is rolled again, the new face stands."""
+    if p.talisman and face == 1 and face + p.melee + p.accuracy < p.difficulty:
+        return fmap(faces(1), lambda again: int(again[0] + p.melee + p.accuracy >= p.difficulty))
+    return certain(int(face + p.melee + p.accuracy >= p.difficulty))
+
+
+def _wounds(p: OpenWarAttack, roll: tuple[int, ...]) -> int:
+    """OW-A3, and OW-P5 Ward: the Wound's second die negates it on a 6."""
+    wounded = roll[0] + p.pierce >= p.armor
+    return int(wounded and not (p.ward and roll[1] == 6))
 
 
 def brute_force(p: OpenWarAttack) -> tuple[dict[int, Fraction], dict[tuple[int, bool], Fraction]]:
@@ -130,6 +137,10 @@ SMALL = [
         models=2, attacks=2, difficulty=5, armor=4, target_size=3, presence=1, morale=9, grudge=True
     ),
     ow(models=2, attacks=1, difficulty=4, armor=5, shock=True, morale=11, grudge=True),
+    ow(models=2, attacks=2, difficulty=5, armor=4, target_size=3, morale=8, talisman=True),
+    ow(models=2, attacks=2, melee=2, difficulty=4, armor=4, target_size=3, talisman=True),
+    ow(models=2, attacks=2, difficulty=4, pierce=1, armor=4, shock=True, morale=9, ward=True),
+    ow(models=2, attacks=1, difficulty=5, armor=3, morale=8, talisman=True, ward=True),
 ]
 
 
@@ -155,8 +166,16 @@ def test_openwar_attack_sequence_and_presence_match_brute_force(profile: OpenWar
 
 def icepool_presence(p: OpenWarAttack) -> float:
     """P(Presence roll beats Morale), built with icepool (pairs encoded as wounds*1000+hit)."""
-    hit = icepool.d6.map(lambda f: 1 if f + p.melee + p.accuracy >= p.difficulty else 0)
+
+    def hit_of(face: int) -> int:
+        return 1 if face + p.melee + p.accuracy >= p.difficulty else 0
+
+    hit = icepool.d6.map(hit_of)
+    if p.talisman:  # OW-P3: a 1 that misses is rolled again
+        hit = icepool.d6.map(lambda f: hit if f == 1 and not hit_of(f) else hit_of(f))
     wound = icepool.d6.map(lambda f: 1 if f + p.pierce >= p.armor else 0)
+    if p.ward:  # OW-P5: a Wound stands unless its ward die shows 6
+        wound = icepool.map(lambda w, ward: w if ward < 6 else 0, wound, icepool.d6)
     hits = p.attacks @ hit
     mini = hits.map(lambda h: ((h @ wound) * 1000 if h else 0) + (1 if h else 0))
     unit = p.models @ mini
@@ -176,6 +195,8 @@ ICEPOOL = [
     ow(models=8, attacks=3, difficulty=5, armor=5, shock=True, target_size=6, morale=10),
     ow(models=5, attacks=1, difficulty=4, armor=4, shock=True, presence=-1, morale=7),
     ow(models=6, attacks=2, difficulty=5, armor=4, shock=True, presence=1, morale=10, grudge=True),
+    ow(models=8, attacks=2, difficulty=5, armor=4, presence=1, morale=10, talisman=True),
+    ow(models=8, attacks=2, difficulty=4, pierce=1, armor=5, shock=True, morale=10, ward=True),
 ]
 
 
@@ -357,3 +378,30 @@ def test_openwar_remembered_joint_pmf_is_read_only_and_a_fresh_one() -> None:
     other = ow(models=7, attacks=2, melee=1, difficulty=5, pierce=1, armor=5, target_size=3,
                shock=True, presence=4, morale=11)  # fmt: skip
     assert wounds_and_hitters(other) is joint  # shared by attacks differing only after it
+
+
+# ---------------------------------------------------------------------- the Arcane Prize
+
+
+def test_openwar_p3_talisman_rolls_a_hit_die_showing_1_again() -> None:
+    # hits on 5+ (1/3); a 1 rolled again adds 1/6 x 1/3; every hit wounds (Armor 1)
+    plain = attack_odds(ow(models=1, attacks=1, difficulty=5, armor=1, target_size=1))
+    talisman = attack_odds(
+        ow(models=1, attacks=1, difficulty=5, armor=1, target_size=1, talisman=True)
+    )
+    assert plain.distribution[1] == pytest.approx(1 / 3, abs=1e-15)
+    assert talisman.distribution[1] == pytest.approx(1 / 3 + 1 / 18, abs=1e-15)
+    # a 1 that already hits (Melee 4, Difficulty 5) changes nothing: every die hits
+    sure = ow(models=1, attacks=1, melee=4, difficulty=5, armor=1, target_size=1, talisman=True)
+    assert attack_odds(sure).distribution[1] == pytest.approx(1.0, abs=1e-15)
+
+
+def test_openwar_p5_ward_negates_a_wound_on_a_6() -> None:
+    # every die hits and wounds; the Ward leaves 5/6 of the Wounds
+    profile = ow(models=1, attacks=1, melee=5, difficulty=2, armor=1, target_size=1, ward=True)
+    assert attack_odds(profile).distribution[1] == pytest.approx(5 / 6, abs=1e-15)
+    # a negated Wound still hit: Shock counts it (OW-A6), 2D6 + 1 > 9 is 10/36
+    shock = ow(models=1, attacks=1, melee=5, difficulty=2, armor=1, target_size=1, ward=True,
+               shock=True, morale=9)  # fmt: skip
+    presence = attack_odds(shock).extras["presence"]
+    assert presence["by_slain"][0] == pytest.approx(10 / 36, abs=1e-15)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from openwar.engine.game import ScriptedDice
 from openwar.engine.state import GameState
 from openwar.rulesets.openwar import victory
 from openwar.rulesets.openwar.board import default_board
@@ -12,6 +13,7 @@ from .conftest import battle, in_battle, place, unit
 
 SOUTH = [[0.0, 0.0], [90.0, 0.0], [90.0, 20.0], [0.0, 20.0]]
 NORTH = [[0.0, 70.0], [90.0, 70.0], [90.0, 90.0], [0.0, 90.0]]
+NO_DICE = ScriptedDice([])  # boards without an Arcane Prize table roll nothing at the end
 
 
 def board_for(name: str, objectives: list[list[float]], **extra: Any) -> dict[str, Any]:
@@ -33,11 +35,11 @@ def two_units(
 def test_ow_v1_drawn_and_quartered_scores_one_point_per_objective_each_round() -> None:
     state = two_units(board_for(victory.QUARTERED, [[10.0, 45.0], [80.0, 45.0]]),
                       (10.0, 47.0), (80.0, 47.0))  # fmt: skip
-    events, winner = victory.end_of_round(state)
+    events, winner = victory.end_of_round(state, NO_DICE)
     assert winner is None
     assert state.scores == [1, 1]
     assert events[0].data["held"] == [0, 1]
-    victory.end_of_round(state)
+    victory.end_of_round(state, NO_DICE)
     assert state.scores == [2, 2]
     assert victory.result(state, (0, 0), None).victory == "draw"
 
@@ -68,7 +70,7 @@ def test_ow_v4_invasion_both_objectives_win_at_once_else_the_nearer_one() -> Non
     state = battle([unit("a", 2)], [unit("b", 1)], board)
     place(state, "a", [(30.0, 12.0), (60.0, 83.0)])
     place(state, "b", [(5.0, 45.0)])
-    _, winner = victory.end_of_round(in_battle(state))
+    _, winner = victory.end_of_round(in_battle(state), NO_DICE)
     assert winner == 0
     outright = victory.result(state, (120, 30), winner)
     assert outright.reason.endswith("won outright") and outright.victory == "major"
@@ -81,23 +83,23 @@ def test_ow_v4_invasion_both_objectives_win_at_once_else_the_nearer_one() -> Non
 def test_ow_v5_arcane_prize_is_taken_within_3cm_carried_and_scored() -> None:
     board = board_for(victory.PRIZE, [[45.0, 45.0]], prize_gap=30.0, prize_pickup=3.0)
     state = two_units(board, (45.0, 47.0), (45.0, 80.0))
-    victory.end_of_round(state)
+    victory.end_of_round(state, NO_DICE)
     carrier = state.extra["carrier"]
     assert carrier is not None and state.unit_of[carrier] == state.unit_index("a")
     state.pos[carrier] = (45.0, 10.0)  # carried home, 60 cm from the enemy territory
-    victory.end_of_round(state)
+    victory.end_of_round(state, NO_DICE)
     assert state.extra["prize"] == [45.0, 10.0]
     result = victory.result(state, (0, 0), None)
     assert (result.winner, result.victory) == (0, "major")
     state.alive[carrier] = False  # the carrier falls: the prize stays where it fell
-    victory.end_of_round(state)
+    victory.end_of_round(state, NO_DICE)
     assert state.extra["carrier"] is None and state.extra["prize"] == [45.0, 10.0]
 
 
 def test_ow_v5_a_prize_out_of_reach_is_not_taken() -> None:
     board = board_for(victory.PRIZE, [[45.0, 45.0]], prize_gap=30.0, prize_pickup=3.0)
     state = two_units(board, (45.0, 50.0), (45.0, 80.0))  # 3.75 cm from the marker's centre
-    victory.end_of_round(state)
+    victory.end_of_round(state, NO_DICE)
     assert state.extra.get("carrier") is None
 
 
@@ -107,18 +109,18 @@ def test_ow_v6_loot_and_plunder_removes_enemy_objectives_and_all_three_win() -> 
     state = battle([unit("a", 3)], [unit("b", 1)], board_for(victory.LOOT, own + enemy))
     place(state, "a", [(20.0, 78.0), (45.0, 78.0), (5.0, 45.0)])
     place(state, "b", [(85.0, 45.0)])
-    _, winner = victory.end_of_round(in_battle(state))
+    _, winner = victory.end_of_round(in_battle(state), NO_DICE)
     assert winner is None and sorted(state.extra["looted"]) == [3, 4]
     assert len(victory.live_objectives(state)) == 4
     place(state, "a", [(70.0, 78.0), (45.0, 78.0), (5.0, 45.0)])
-    _, winner = victory.end_of_round(state)
+    _, winner = victory.end_of_round(state, NO_DICE)
     assert winner == 0
 
 
 def test_ow_v7_a_board_without_a_condition_scores_objective_points() -> None:
     board = board_for("", [[45.0, 45.0]], objective_points=5)
     state = two_units(board, (45.0, 47.0), (5.0, 5.0))
-    victory.end_of_round(state)
+    victory.end_of_round(state, NO_DICE)
     assert state.scores == [5, 0]
     assert victory.result(state, (0, 0), None).winner == 0
 

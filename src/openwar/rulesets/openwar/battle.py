@@ -8,20 +8,23 @@ side with no such unit passes. The round ends when every unit has had an order.
 
 from __future__ import annotations
 
+from typing import Any
+
 from openwar.engine.actions import Action
 from openwar.engine.errors import IllegalActionError
 from openwar.engine.events import Event
 from openwar.engine.game import Dice, Outcome
 from openwar.engine.space import unit_gaps
 from openwar.engine.state import GameState, UnitState
-from openwar.rulesets.openwar import fight, orders, ruses, twists, victory
+from openwar.rulesets.openwar import fight, orders, prize, ruses, twists, victory
 from openwar.rulesets.openwar.board import facing_for, territory
 from openwar.rulesets.openwar.menu import NO_ROOM, WIDE, deployment_options
 from openwar.rulesets.openwar.rules import battle_rules
 
 ADVANCE_CHOICES = ("move-shoot", "shoot-move", "move-fight")
 COMMAND_SKILLS = ("Hold the Line!", "With all Haste!")
-VERSION = "0.3.0"  # 0.2.0: the twist is played (OW-X1..OW-X6); 0.3.0: the ruses (OW-R1..)
+VERSION = "0.4.0"  # 0.2.0: the twist (OW-X1..); 0.3.0: the ruses (OW-R1..); 0.4.0: the
+# Arcane Prize table (OW-P0..OW-P6)
 
 
 class OpenWarRules:
@@ -243,9 +246,15 @@ class OpenWarRules:
         gap = unit_gaps(state, state.on_table(unit_id), state.on_table(friend.id)).min()
         if gap > battle_rules().command_skill_range:
             raise IllegalActionError("OW-B11", f"{friend.id} is out of command range")
+        data: dict[str, Any] = {"unit": unit_id, "skill": action.choice, "target": friend.id}
+        fails_on = prize.skill_fails_on(state, unit_id)  # OW-P6 Soul Stone
+        if fails_on:
+            data["soul_stone"] = face = int(dice.d6(1)[0])
+            if face <= fails_on:
+                return [Event("skill", {**data, "failed": True})]
         token = "hold_the_line" if action.choice == COMMAND_SKILLS[0] else "haste"
         friend.tokens[token] = 1
-        return [Event("skill", {"unit": unit_id, "skill": action.choice, "target": friend.id})]
+        return [Event("skill", data)]
 
     def _regroup(self, state: GameState, action: Action, dice: Dice) -> list[Event]:
         unit = state.unit(str(action.unit))
@@ -363,7 +372,8 @@ class OpenWarRules:
         if ruses.any_ruse(state):
             state.extra["first"] = state.active
         events += twists.start_of_round(state, dice)
-        if self._wiped_out(state) is not None:  # Lightning Strikes can end a battle
+        events += prize.start_of_round(state, dice)
+        if self._wiped_out(state) is not None:  # Lightning Strikes or a rout can end a battle
             return events + self._end_battle(state)
         events += ruses.note_revenge(state)
         events += ruses.start_of_round(state)
@@ -371,8 +381,10 @@ class OpenWarRules:
 
     def _end_round(self, state: GameState, dice: Dice) -> list[Event]:
         events = ruses.end_of_round(state)
-        scored, winner = victory.end_of_round(state)
+        scored, winner = victory.end_of_round(state, dice)
         events += scored
+        if winner is None and self._wiped_out(state) is not None:  # the Plague (OW-P1)
+            return events + self._end_battle(state)
         if winner is not None:
             state.extra["sudden"] = winner
             return events + self._end_battle(state)

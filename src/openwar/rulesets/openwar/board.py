@@ -81,6 +81,7 @@ def board_from_plan(plan: dict[str, Any]) -> dict[str, Any]:
         ),
         "rounds": int(plan.get("game_length") or battle_rules().rounds),
         "victory": plan["victory"]["name"],
+        "arcane_prize": [row["name"] for row in plan["victory"].get("arcane_prize_table", [])],
         "lands": [[list(map(float, p)) for p in plan["map"]["territories"][s]] for s in ("A", "B")],
         "prize_gap": float(prize_gap) if prize_gap is not None else None,
         "prize_pickup": battle_rules().prize_pickup,

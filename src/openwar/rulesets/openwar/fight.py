@@ -14,7 +14,8 @@ from openwar.engine.events import Event
 from openwar.engine.game import Dice
 from openwar.engine.space import centroid, furthest_translation, unit_gaps
 from openwar.engine.state import GameState, IntArray
-from openwar.rulesets.openwar import ruses
+from openwar.rulesets.openwar import prize, ruses
+from openwar.rulesets.openwar.odds import attack_rules
 from openwar.rulesets.openwar.rules import battle_rules
 from openwar.rulesets.openwar.twists import presence_rerolled
 
@@ -167,18 +168,23 @@ def resolve_attacks(
     skill_name = "ranged" if ranged else "melee"
     skill = int(unit.profile[skill_name]) + accuracy(state, attacker_id, holding)
     revenge = ruses.damage_bonus(state, unit.side)  # OW-R5
+    talisman = prize.talisman_unit(state) == attacker_id  # OW-P3
+    warded = prize.warded(state, np.array([target for _, target in pairs], dtype=np.int64))
     wounds, shock_hitters, threw = 0, 0, []
-    for mini, target in pairs:
+    for (mini, target), ward in zip(pairs, warded.tolist(), strict=True):
         choice = _best_weapon(state, mini, target, skill, ranged=ranged, bonus=revenge)
         if choice is None:
             continue
-        hits = int((dice.d6(choice.attacks) + skill >= choice.difficulty).sum())
+        hits = _hits(dice, choice, skill, talisman)
         rolls = dice.d6(hits)
-        scored = int((rolls + choice.pierce + revenge >= armor(state, target)).sum())
+        damaged = int((rolls + choice.pierce + revenge >= armor(state, target)).sum())
+        scored = damaged
+        if ward and damaged:  # OW-P5 Ward: each Wound negated on a 6
+            scored = int((dice.d6(damaged) < attack_rules().ward_roll).sum())
         wounds += scored
         if hits and SHOCK in choice.special:
             shock_hitters += 1
-        if SHIELDSTICK in choice.special and hits > scored:
+        if SHIELDSTICK in choice.special and hits > damaged:
             unit_t = state.units[int(state.unit_of[target])]
             lost = set(unit_t.flags.get("shield_lost", [])) | {target}
             unit_t.flags["shield_lost"] = sorted(lost)
@@ -199,6 +205,17 @@ def resolve_attacks(
         },
     )
     return slain, shock_hitters, [event]
+
+
+def _hits(dice: Dice, weapon: Weapon, skill: int, talisman: bool) -> int:
+    """Hit dice (OW-A2); under the Talisman (OW-P3) a 1 that misses is rolled again."""
+    faces = dice.d6(weapon.attacks)
+    if talisman:
+        again = np.flatnonzero((faces == 1) & (faces + skill < weapon.difficulty))
+        if len(again):
+            faces = faces.copy()
+            faces[again] = dice.d6(len(again))
+    return int((faces + skill >= weapon.difficulty).sum())
 
 
 def _best_weapon(

@@ -16,10 +16,15 @@ def simulate(profile: OpenWarAttack, trials: int, seed: int) -> tuple[SimulatedO
     slain_parts, passed = [], 0
     for n in chunks(trials):
         shape = (n, profile.models, profile.attacks)
-        hits = (
-            rng.integers(1, 7, size=shape) + profile.melee + profile.accuracy >= profile.difficulty
-        )
+        modifier = profile.melee + profile.accuracy
+        faces = rng.integers(1, 7, size=shape)
+        if profile.talisman:  # OW-P3: a 1 that misses is rolled again
+            again = (faces == 1) & (faces + modifier < profile.difficulty)
+            faces = np.where(again, rng.integers(1, 7, size=shape), faces)
+        hits = faces + modifier >= profile.difficulty
         wounds = hits & (rng.integers(1, 7, size=shape) + profile.pierce >= profile.armor)
+        if profile.ward:  # OW-P5: each Wound is negated on a 6
+            wounds &= rng.integers(1, 7, size=shape) < rules.ward_roll
         slain = np.minimum(wounds.sum(axis=(1, 2)), profile.target_size)
         hitters = hits.any(axis=2).sum(axis=1) if profile.shock else 0
         roll = rng.integers(1, 7, size=(n, rules.presence_dice)).sum(axis=1)

@@ -28,6 +28,8 @@ class AttackRules(RuleData):
     presence_dice: int
     shock_bonus: int
     hold_accuracy: int
+    talisman_reroll: str
+    ward_roll: int
 
 
 @cache
@@ -51,6 +53,8 @@ class OpenWarAttack:
     presence: int = 0
     morale: int = 8
     grudge: bool = False  # OW-X6 Grudge Match: a failed Presence roll is rolled again
+    talisman: bool = False  # OW-P3 Talisman: hit dice showing 1 are rolled again
+    ward: bool = False  # OW-P5 Ward: each Wound is negated on a 6
 
     def __post_init__(self) -> None:
         for name in ("models", "attacks", "target-size"):
@@ -59,19 +63,26 @@ class OpenWarAttack:
 
     def tests(self) -> tuple[D6Test, D6Test]:
         rules = attack_rules()
+        again = rules.talisman_reroll if self.talisman else "none"
         return (
-            rules.hit.test(self.difficulty, self.melee + self.accuracy),
+            rules.hit.test(self.difficulty, self.melee + self.accuracy, reroll=again),
             rules.damage.test(self.armor, self.pierce),
         )
 
+    @property
+    def wound_stands(self) -> float:
+        """P(a Wound is not negated): 1, or under the Ward (OW-P5) the chance its die fails."""
+        return (attack_rules().ward_roll - 1) / 6.0 if self.ward else 1.0
+
 
 def miniature_outcome(profile: OpenWarAttack) -> FloatArray:
-    """Joint pmf of one miniature's (wounds, whether it hit at least once)."""
+    """Joint pmf of one miniature's (wounds, whether it hit at least once); a Wound the Ward
+    negates (OW-P5) is no Wound, but its miniature still hit (Shock counts hits, OW-A6)."""
     hit, wound = profile.tests()
     hits = binomial(profile.attacks, hit.probability)
     joint = np.zeros((profile.attacks + 1, 2))
     for j, p_j in enumerate(hits):
-        joint[: j + 1, min(j, 1)] += p_j * binomial(j, wound.probability)
+        joint[: j + 1, min(j, 1)] += p_j * binomial(j, wound.probability * profile.wound_stands)
     return joint
 
 
@@ -136,7 +147,8 @@ def wounds_and_hitters(profile: OpenWarAttack) -> FloatArray:
     remembered (read-only) by what it depends on, as attacks that differ only in the target's
     size, Presence, Morale or Shock share it."""
     key = (profile.models, profile.attacks, profile.melee, profile.accuracy,
-           profile.difficulty, profile.pierce, profile.armor)  # fmt: skip
+           profile.difficulty, profile.pierce, profile.armor, profile.talisman,
+           profile.ward)  # fmt: skip
     found = JOINTS.get(key)
     if found is None:
         found = power2d(miniature_outcome(profile), profile.models)

@@ -63,6 +63,17 @@ class BattleRules(RuleData):
     fire_range: float
     fire_reach: float
     revenge_damage: int
+    plague_reach: str
+    plague_scale: float
+    plague_loss: str
+    trapped_loss: str
+    prize_command_range: float
+    key_fail: int
+    ward_range: float
+    soul_stone_range: float
+    soul_stone_fail: int
+    soul_stone_near: float
+    soul_stone_near_fail: int
 
 
 @cache

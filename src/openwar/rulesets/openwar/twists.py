@@ -96,7 +96,7 @@ def _lightning(state: GameState, side: int, dice: Dice) -> list[Event]:
     events = [Event("twist", {"twist": LIGHTNING, "side": side, "rolls": faces})]
     for unit in targets:
         lost = int(dice.roll(battle_rules().lightning_loss_die, 1)[0])
-        slain = _remove_rearmost(state, unit.id, side, lost)
+        slain = remove_rearmost(state, unit.id, side, lost)
         events.append(Event("struck", {"unit": unit.id, "rolled": lost, "slain": slain}))
         if state.is_destroyed(unit.id):
             events.append(Event("destroyed", {"unit": unit.id}))
@@ -107,7 +107,7 @@ def _lightning(state: GameState, side: int, dice: Dice) -> list[Event]:
     return events
 
 
-def _remove_rearmost(state: GameState, unit_id: str, enemy_side: int, count: int) -> int:
+def remove_rearmost(state: GameState, unit_id: str, enemy_side: int, count: int) -> int:
     members = state.on_table(unit_id)
     count = min(count, len(members))
     enemies = np.flatnonzero(state.alive & state.deployed & (state.lookup().side_of == enemy_side))

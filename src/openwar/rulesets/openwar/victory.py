@@ -14,7 +14,7 @@ import shapely
 from shapely.geometry import Polygon
 
 from openwar.engine.events import Event
-from openwar.engine.game import Outcome
+from openwar.engine.game import Dice, Outcome
 from openwar.engine.state import GameState
 from openwar.rulesets.openwar.rules import battle_rules
 
@@ -55,11 +55,12 @@ def holder(state: GameState, point: tuple[float, float]) -> int | None:
     return None if counts[0] == counts[1] else int(np.argmax(counts))
 
 
-def end_of_round(state: GameState) -> tuple[list[Event], int | None]:
+def end_of_round(state: GameState, dice: Dice) -> tuple[list[Event], int | None]:
     """Score the round; returns the events and a side that has just won outright, if any."""
     name = victory_name(state)
     held = [(number, holder(state, point)) for number, point in live_objectives(state)]
     winner: int | None = None
+    prize_events: list[Event] = []
     if name == QUARTERED:
         for _, owner in held:
             if owner is not None:
@@ -71,19 +72,23 @@ def end_of_round(state: GameState) -> tuple[list[Event], int | None]:
     elif name == LOOT:
         winner = _loot(state, held)
     elif name == PRIZE:
-        _carry_prize(state)
+        taken = _carry_prize(state)
+        if taken is not None:  # the first taking rolls on the Arcane Prize table (OW-P0)
+            from openwar.rulesets.openwar.prize import taken as roll_the_table
+
+            prize_events = roll_the_table(state, taken, dice)
     elif name not in (FIELD, ATTRITION):
         for _, owner in held:
             if owner is not None:
                 state.scores[owner] += int(state.board.get("objective_points", 0))
     if not held:
-        return [], winner
+        return prize_events, winner
     data = {
         "round": state.round,
         "held": [owner for _, owner in held],
         "scores": list(state.scores),
     }
-    return [Event("objectives", data)], winner
+    return [Event("objectives", data), *prize_events], winner
 
 
 def _loot(state: GameState, held: list[tuple[int, int | None]]) -> int | None:
@@ -102,21 +107,22 @@ def _loot(state: GameState, held: list[tuple[int, int | None]]) -> int | None:
     return None
 
 
-def _carry_prize(state: GameState) -> None:
+def _carry_prize(state: GameState) -> int | None:
     """The prize's holder has its nearest miniature within 3 cm pick it up; it then moves with
-    that miniature and is dropped where it falls (OW-V5)."""
+    that miniature and is dropped where it falls (OW-V5). Returns the miniature that has just
+    taken it, if one has."""
     objectives = state.board.get("objectives", [])
     if not objectives:
-        return
+        return None
     prize = state.extra.setdefault("prize", [float(objectives[0][0]), float(objectives[0][1])])
     carrier = state.extra.get("carrier")
     if carrier is not None and bool(state.alive[carrier]):
         prize[0], prize[1] = (float(v) for v in state.pos[carrier])
-        return
+        return None
     state.extra["carrier"] = None
     owner = holder(state, (prize[0], prize[1]))
     if owner is None:
-        return
+        return None
     members = [i for i, u in enumerate(state.units) if u.side == owner]
     minis = np.flatnonzero(state.alive & state.deployed & np.isin(state.unit_of, members))
     gap = np.hypot(*(state.pos[minis] - np.asarray(prize)).T) - state.radius[minis]
@@ -124,6 +130,8 @@ def _carry_prize(state: GameState) -> None:
     if gap[nearest] <= float(state.board.get("prize_pickup", battle_rules().prize_pickup)):
         state.extra["carrier"] = int(minis[nearest])
         prize[0], prize[1] = (float(v) for v in state.pos[minis[nearest]])
+        return int(minis[nearest])
+    return None
 
 
 def _inside(state: GameState, side: int, point: Any) -> bool:
