@@ -998,9 +998,10 @@ class OpenWarEvaluation:
 
     def _deploy(self, state: GameState, action: Action) -> float:
         """Largest units first (they fit in fewest places), towards the enemy and objectives.
-        Never a unit in reserve (OW-R3: where it arrives is the rules' choice, not ours)."""
+        A unit waits in reserve (OW-R3: where it arrives is the rules' choice, not ours) only
+        when it has no room to set up: arriving later beats taking no part (OW-B12)."""
         if action.point is None:
-            return -1000.0
+            return -999.0 if action.choice == ruses.OUTFLANK else -1000.0
         point = np.asarray(action.point)
         enemy_zone = territory(state, 1 - action.side).polygon.centroid
         to_enemy = float(np.hypot(point[0] - enemy_zone.x, point[1] - enemy_zone.y))

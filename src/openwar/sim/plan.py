@@ -156,12 +156,14 @@ def measure(index: int, seed: int, setup: BattleSetup, record: BattleRecord) -> 
     points = [0.0, 0.0]
     for i, unit in enumerate(final.units):
         if unit.flags.get("reserve"):
+            lost[i] = 0
             continue  # still waiting to arrive (OpenWar OW-R3): nothing lost
         minis[unit.side] += int(lost[i])
         if size[i]:
             points[unit.side] += unit.points * float(lost[i]) / float(size[i])
     for unit_id in final.extra.get("reinforced", []):  # destroyed once before coming back
         i = final.unit_index(unit_id)  # (OpenWar OW-R2)
+        lost[i] = size[i]  # wiped out once, whatever it lost after it came back
         unit = final.units[i]
         minis[unit.side] += int(size[i])
         points[unit.side] += float(unit.points)

@@ -6,6 +6,7 @@ Every die is scripted. Side 0 is the battleplan's side A, side 1 its side B.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -434,12 +435,22 @@ def test_a_whole_battle_with_a_unit_in_reserve_plays_to_its_end() -> None:
         record.actions.append(action)
         record.events.append(events)
     record.final = state
-    told = [e.data["how"] for events in record.events for e in events if e.kind == "ruse"]
+    told = [
+        e.data.get("how")
+        for events in record.events
+        for e in events
+        if e.kind == "ruse" and e.data["ruse"] == ruses.OUTFLANK
+    ]
     assert told[:2] == ["waits", "arrives"]
     assert not any(ruses.in_reserve(u) for u in state.units)
     result = measure(0, seed, setup, record)  # the simulation's figures count what was lost
-    lost = sum(u.points for u in state.units if u.side == 0 and ruses.destroyed(state, u))
-    assert result.points_lost[0] >= lost
+    back = set(state.extra.get("reinforced", []))
+    for i, u in enumerate(state.units):  # per unit: what it lost, or all of it once it fell
+        left = len(state.on_table(u.id))
+        size = len(state.members(u.id, alive=False))
+        assert result.units_lost[i] == (size if u.id in back else size - left)
+    minis = sum(n for n, u in zip(result.units_lost, state.units, strict=True) if u.side == 0)
+    assert result.miniatures_lost[0] >= minis
 
 
 def _plan(seed: int) -> dict[str, Any]:
@@ -461,3 +472,33 @@ def test_the_table_picture_marks_a_burning_feature(tmp_path: Any) -> None:
     hot = paths[0].read_text()
     assert "Ruins (burning)" in hot and "Ruins (burning)" not in cold
     assert paths[0].read_bytes() == paths[1].read_bytes()  # the same state, the same bytes
+
+
+def test_ow_r2_of_places_equally_near_the_centre_a_unit_comes_on_nearest_its_own_territory() -> (
+    None
+):
+    state = battle([unit("a", 5), unit("g", 1)], [unit("b", 5), unit("h", 1)], board_with(None))
+    place(state, "g", [(88.0, 40.0)])
+    place(state, "h", [(88.0, 50.0)])
+    for uid in ("a", "b"):  # both fallen, far from the centre of every edge but the east
+        state.alive[state.members(uid)] = False
+    spots = {}
+    for uid in ("a", "b"):
+        found = ruses._arrival_place(state, state.unit(uid))
+        assert found is not None
+        spots[uid] = found[0].mean(axis=0)
+    assert spots["a"][1] < 15.0  # side 0 on the south edge, its own territory's
+    assert spots["b"][1] > 75.0  # side 1 on the north edge
+
+
+def test_ow_r3_the_players_wait_in_reserve_only_for_want_of_room() -> None:
+    from openwar.rulesets.openwar.menu import NO_ROOM
+    from openwar.rulesets.openwar.players import score
+
+    state = battle([unit("a", 5)], [unit("b", 5)], board_with(ruses.OUTFLANK))
+    wait = Action("deploy", 0, "a", choice=ruses.OUTFLANK)
+    no_room = Action("deploy", 0, "a", choice=NO_ROOM)
+    somewhere = Action("deploy", 0, "a", point=(45.0, 10.0))
+    judges: list[Callable[[GameState, Action], float]] = [EVALUATION.action_value, score]
+    for value in judges:
+        assert value(state, somewhere) > value(state, wait) > value(state, no_room)

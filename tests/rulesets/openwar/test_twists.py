@@ -240,3 +240,13 @@ def test_the_battle_report_says_what_the_twist_did() -> None:
         "Healing Winds: 2 return to Bows (side B)",
     ]
     assert current.sides[0].presence_won == 1
+
+
+def test_ow_x1_an_army_waiting_in_reserve_still_stands_so_the_other_side_gets_its_twist() -> None:
+    state = battle([unit("a", 5)], [unit("b", 5)], board_with(twists.HEALING))
+    state.unit("a").flags["reserve"] = True  # waiting to arrive (OW-R3): nothing on the table
+    place(state, "b", line(40.0, 80.0, 5))
+    state.alive[state.members("b")[:2]] = False
+    state = in_battle(state, active=0)
+    events = start_round(state, [2])  # side 0 has nobody to heal; side 1 rolls its D3
+    assert [e.data["side"] for e in events] == [1] and len(state.on_table("b")) == 5

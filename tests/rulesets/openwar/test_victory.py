@@ -115,6 +115,21 @@ def test_ow_v6_loot_and_plunder_removes_enemy_objectives_and_all_three_win() -> 
     place(state, "a", [(70.0, 78.0), (45.0, 78.0), (5.0, 45.0)])
     _, winner = victory.end_of_round(state, NO_DICE)
     assert winner == 0
+    # scored by the objectives looted, which decided it (side 1 still holds nothing)
+    won = victory.result(state, (0, 0), winner)
+    assert (won.winner, won.victory, won.scores) == (0, "major", (3, 0))
+
+
+def test_ow_v6_both_sides_looting_all_in_one_round_ends_the_battle_as_at_its_end() -> None:
+    enemy = [[45.0, 80.0]]
+    own = [[45.0, 10.0]]
+    state = battle([unit("a", 1)], [unit("b", 1)], board_for(victory.LOOT, own + enemy))
+    place(state, "a", [(45.0, 78.0)])
+    place(state, "b", [(45.0, 12.0)])
+    _, winner = victory.end_of_round(in_battle(state), NO_DICE)
+    assert winner is None and victory.ended_early(state)
+    drawn = victory.result(state, (0, 0), None)
+    assert (drawn.winner, drawn.victory, drawn.scores) == (None, "draw", (0, 0))
 
 
 def test_ow_v7_a_board_without_a_condition_scores_objective_points() -> None:

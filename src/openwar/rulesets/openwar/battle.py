@@ -383,8 +383,8 @@ class OpenWarRules:
         events = ruses.end_of_round(state)
         scored, winner = victory.end_of_round(state, dice)
         events += scored
-        if winner is None and self._wiped_out(state) is not None:  # the Plague (OW-P1)
-            return events + self._end_battle(state)
+        if winner is None and (self._wiped_out(state) is not None or victory.ended_early(state)):
+            return events + self._end_battle(state)  # the Plague (OW-P1), both looted (OW-V6)
         if winner is not None:
             state.extra["sudden"] = winner
             return events + self._end_battle(state)
@@ -394,8 +394,7 @@ class OpenWarRules:
 
     def _wiped_out(self, state: GameState) -> int | None:
         for side in (0, 1):
-            waiting = any(u.side == side and ruses.in_reserve(u) for u in state.units)
-            if not state.side_units(side) and not waiting:  # a reserve keeps it in (OW-R3)
+            if not ruses.army_stands(state, side):  # a reserve keeps it in (OW-R3)
                 return side
         return None
 

@@ -12,7 +12,7 @@ import numpy as np
 from openwar.engine.actions import Action
 from openwar.engine.space import centroid
 from openwar.engine.state import GameState
-from openwar.rulesets.openwar import fight, orders
+from openwar.rulesets.openwar import fight, orders, ruses
 from openwar.rulesets.openwar.board import objectives
 
 SCORES = {
@@ -54,8 +54,8 @@ def score(state: GameState, action: Action) -> float:
 def _score(state: GameState, action: Action, nearest: float | None) -> float:
     """The action's score; ``nearest`` is the distance of :func:`_nearest_after` for the
     approach moves and set-up points (None for the others)."""
-    if action.kind == "deploy" and action.point is None:
-        return -1000.0  # never in reserve (OW-R3), nor without room while there is a choice
+    if action.kind == "deploy" and action.point is None:  # in reserve (OW-R3) only for want
+        return -999.0 if action.choice == ruses.OUTFLANK else -1000.0  # of room (OW-B12)
     if action.kind == "deploy":
         assert nearest is not None
         return _deploy_score(state, action, nearest)

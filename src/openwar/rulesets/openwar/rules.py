@@ -63,6 +63,7 @@ class BattleRules(RuleData):
     fire_range: float
     fire_reach: float
     revenge_damage: int
+    revenge_rounds: int
     plague_reach: str
     plague_scale: float
     plague_loss: str

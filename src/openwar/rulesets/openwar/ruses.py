@@ -70,6 +70,14 @@ def command_unit(state: GameState, side: int) -> UnitState | None:
     return next((u for u in state.units if u.side == side and u.kind == kind), None)
 
 
+def army_stands(state: GameState, side: int) -> bool:
+    """Whether ``side`` still has a unit on the table or one waiting to arrive (OW-R3): an
+    army with neither is wiped out (OW-B13)."""
+    return bool(state.side_units(side)) or any(
+        u.side == side and in_reserve(u) for u in state.units
+    )
+
+
 def destroyed(state: GameState, unit: UnitState) -> bool:
     """Destroyed or fled, not waiting in reserve (OW-R3)."""
     return state.is_destroyed(unit.id) and not in_reserve(unit)
@@ -224,8 +232,13 @@ def _arrival_place(state: GameState, unit: UnitState) -> tuple[FloatArray, float
     an edge, clear of every base and more than 23 cm from every enemy miniature. Design
     decision: its ranks face into the table from the edge, centred ``arrival_step`` apart
     along the middle of the edge band, the place nearest the table's centre first (where
-    objectives and fights are); ranks of 5, else the wide ranks of 10 (as OW-B12)."""
+    objectives and fights are), of equally near places the one nearest the unit's own
+    territory (the side a player would bring it on from); ranks of 5, else the wide ranks of
+    10 (as OW-B12)."""
+    from openwar.rulesets.openwar.board import territory
+
     rules = battle_rules()
+    home = territory(state, unit.side).polygon
     members = state.members(unit.id, alive=False)
     radius = state.radius[members]
     width, depth = float(state.board["width"]), float(state.board["depth"])
@@ -237,7 +250,14 @@ def _arrival_place(state: GameState, unit: UnitState) -> tuple[FloatArray, float
             places += [(a, inset, math.pi / 2), (a, depth - inset, -math.pi / 2)]
         if a <= depth - inset:
             places += [(inset, a, 0.0), (width - inset, a, math.pi)]
-    places.sort(key=lambda p: (math.hypot(p[0] - width / 2, p[1] - depth / 2), p[1], p[0]))
+    places.sort(
+        key=lambda p: (
+            math.hypot(p[0] - width / 2, p[1] - depth / 2),
+            home.distance(shapely.Point(p[0], p[1])),
+            p[1],
+            p[0],
+        )
+    )
     for ranks in (rules.rank_width, rules.wide_rank_width):
         for x, y, facing in places:
             xy = _formation(state, members, (x, y), facing, ranks)
@@ -336,11 +356,13 @@ def note_revenge(state: GameState) -> list[Event]:
         if command is None or not destroyed(state, command) or command.flags.get("no_room"):
             continue
         _mark_used(state, side)
+        rules = battle_rules()
+        last = int(state.board.get("rounds", rules.rounds))  # no round after the last one
         until = list(state.extra.get("revenge", [0, 0]))
-        until[side] = state.round + 1
+        until[side] = min(state.round + rules.revenge_rounds, last)
         state.extra["revenge"] = until
-        bonus = battle_rules().revenge_damage
-        data = {"ruse": REVENGE, "side": side, "until": state.round + 1, "bonus": bonus}
+        bonus = rules.revenge_damage
+        data = {"ruse": REVENGE, "side": side, "until": until[side], "bonus": bonus}
         events.append(Event("ruse", data))
     return events
 

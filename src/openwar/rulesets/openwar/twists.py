@@ -18,6 +18,7 @@ from openwar.engine.events import Event
 from openwar.engine.game import Dice
 from openwar.engine.space import OVERLAP_TOLERANCE, placement_clear, unit_gaps
 from openwar.engine.state import POSITION_DECIMALS, FloatArray, GameState, UnitState
+from openwar.rulesets.openwar import ruses
 from openwar.rulesets.openwar.rules import battle_rules
 
 NO_TWIST = "No Twist"
@@ -62,7 +63,7 @@ def start_of_round(state: GameState, dice: Dice) -> list[Event]:
         return []
     events: list[Event] = []
     for side in (state.active, 1 - state.active):
-        if not (state.side_units(0) and state.side_units(1)):
+        if not (ruses.army_stands(state, 0) and ruses.army_stands(state, 1)):
             break  # an army struck down: the battle is over (OW-B13)
         if name == LIGHTNING:
             events += _lightning(state, side, dice)

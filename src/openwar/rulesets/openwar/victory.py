@@ -100,11 +100,20 @@ def _loot(state: GameState, held: list[tuple[int, int | None]]) -> int | None:
         if owner is not None and _inside(state, 1 - owner, point):
             looted.append(number)
             counts[owner] += 1
+    done = []
     for side in (0, 1):
         enemy_total = sum(1 for p in state.board["objectives"] if _inside(state, 1 - side, p))
         if enemy_total and counts[side] >= enemy_total:
-            return side
-    return None
+            done.append(side)
+    if len(done) == 2:  # both at once: the battle ends, decided as at its end (OW-V6)
+        state.extra["ended_early"] = True
+        return None
+    return done[0] if done else None
+
+
+def ended_early(state: GameState) -> bool:
+    """Whether the condition has ended the battle with no side winning at once (OW-V6)."""
+    return bool(state.extra.get("ended_early"))
 
 
 def _carry_prize(state: GameState) -> int | None:
@@ -142,6 +151,10 @@ def _inside(state: GameState, side: int, point: Any) -> bool:
 def result(state: GameState, destroyed: tuple[int, int], sudden: int | None) -> Outcome:
     """The battle's result under its victory condition (OW-V2..OW-V7)."""
     name, rounds = victory_name(state), state.round
+    if sudden is not None and name == LOOT:  # the objectives looted decided it (OW-V6)
+        looted = state.extra.get("loot_count", [0, 0])
+        scores = (int(looted[0]), int(looted[1]))
+        return Outcome(sudden, "major", scores, rounds, f"{name}: looted all")
     if sudden is not None:  # scored on the condition's own scale, as every other result
         scores = _held_result(state, destroyed, name, rounds).scores
         return Outcome(sudden, "major", scores, rounds, f"{name}: won outright")
