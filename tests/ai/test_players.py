@@ -201,3 +201,14 @@ def test_a_charge_is_valued_with_the_fight_move_that_follows_it() -> None:
     charge = Action("run", 0, "a1", "b1", (x, y + 9.5), "charge")
     value = HeuristicPlayer().values(state, [charge])[0] + WEIGHTS.run_cost
     assert value > 5.0
+
+
+def test_search_shortlists_one_action_per_unit_before_a_units_second() -> None:
+    """The candidates are the best action of each unit in turn (which unit acts now is what
+    the rollouts can judge), then the best of the rest; ``diverse=False`` the plain best."""
+    menu = [Action("hold", 0, u, point=(float(k), 0.0)) for k, u in enumerate("aabbc")]
+    values = [5.0, 4.9, 3.0, 2.9, 1.0]
+    diverse = SearchPlayer(0, candidates=4)
+    assert diverse.shortlist(menu, values) == [0, 2, 4, 1]
+    assert SearchPlayer(0, candidates=2).shortlist(menu, values) == [0, 2]
+    assert SearchPlayer(0, candidates=4, diverse=False).shortlist(menu, values) == [0, 1, 2, 3]

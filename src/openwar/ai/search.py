@@ -6,7 +6,9 @@ both sides play on greedily by the evaluation, one unit's orders at a time, unti
 ends (its objectives are scored) or ``horizon`` further actions have been taken; the leaf is
 scored by the evaluation's position value as a win chance (a finished battle by its result).
 The same rollout dice are used for every candidate (common random numbers), so candidates are
-compared on the same luck. Successive halving: every candidate gets ``rollouts`` rollouts, the
+compared on the same luck. The candidates are the best action of each unit in the order of
+their values (:meth:`SearchPlayer.shortlist`), so the rollouts judge which unit acts now.
+Successive halving: every candidate gets ``rollouts`` rollouts, the
 better half gets as many again, and so on until one is left, so most of the budget goes to the
 close calls. The heuristic's own pick keeps a head start of ``prior`` (a win chance), so a
 few noisy rollouts must show a real gain before the search overrules the exact odds. The
@@ -38,6 +40,7 @@ class SearchPlayer:
         rollouts: int = 3,
         horizon: int = 14,
         prior: float = 0.10,
+        diverse: bool = True,
         evaluation: Evaluation | None = None,
     ) -> None:
         sequence = (
@@ -48,6 +51,7 @@ class SearchPlayer:
         self.rollouts = rollouts
         self.horizon = horizon
         self.prior = prior
+        self.diverse = diverse
         self.evaluation = evaluation
         self.heuristic = HeuristicPlayer(0, evaluation)
 
@@ -57,7 +61,7 @@ class SearchPlayer:
         values = self.heuristic.values(state, menu)
         if state.phase == "setup":
             return menu[int(np.argmax(values))]
-        alive = sorted(range(len(menu)), key=lambda i: (-values[i], i))[: self.candidates]
+        alive = self.shortlist(menu, values)
         top = alive[0]
         totals = dict.fromkeys(alive, 0.0)
         played = 0
@@ -70,6 +74,25 @@ class SearchPlayer:
             ranked = sorted(alive, key=lambda i: -self._score(totals[i] / played, i, top))
             alive = ranked[: max(1, len(ranked) // 2)]
         return menu[alive[0]]
+
+    def shortlist(self, menu: list[Action], values: list[float]) -> list[int]:
+        """The candidates: the heuristic's best action, then the best action of each other
+        unit in the order of their values, so that the rollouts weigh which unit acts now
+        (the heuristic's next best are mostly the same unit's order to a point a few mm
+        away); the best remaining actions fill the list when fewer units can act."""
+        ranked = sorted(range(len(menu)), key=lambda i: (-values[i], i))
+        if not self.diverse:
+            return ranked[: self.candidates]
+        picked: list[int] = []
+        units: set[str | None] = set()
+        for i in ranked:
+            if menu[i].unit not in units:
+                picked.append(i)
+                units.add(menu[i].unit)
+                if len(picked) == self.candidates:
+                    return picked
+        rest = [i for i in ranked if i not in picked]
+        return picked + rest[: self.candidates - len(picked)]
 
     def _score(self, mean: float, index: int, top: int) -> float:
         """A candidate's mean win chance, the heuristic's pick ahead by ``prior`` (a few noisy
