@@ -188,6 +188,23 @@ def test_ow_b4_a_move_ending_between_a_friend_passed_and_an_enemy_met_is_legal()
         play(state, Action("advance", 0, "a", None, (40.0, 25.5), "move-shoot"))
 
 
+def test_ow_b4_a_move_along_the_table_edge_is_not_refused_for_a_rounding() -> None:
+    """The knife edge a benchmark battle found: a unit touching the north edge Charges along
+    it; the destination, rounded to the micrometre, lies a tenth of a micrometre outward, and
+    the way there was refused as blocked by the edge at its very start."""
+    state = facing(60.0)
+    north = float(state.board["depth"]) - DIAMETER / 2
+    place(state, "a", [(40.0, north)])
+    place(state, "b", [(30.0, north), (30.0, north - DIAMETER), (30.0, north - 2 * DIAMETER)])
+    end = (46.0, north + 1e-7)  # within the overlap tolerance of the edge
+    moved, _ = play(state, Action("advance", 0, "a", None, end, "move-shoot"))
+    assert moved.pos[moved.members("a")][0].tolist() == [46.0, round(north + 1e-7, 6)]
+    with pytest.raises(IllegalActionError, match="OW-B4"):  # off the table: refused
+        play(state, Action("advance", 0, "a", None, (46.0, north + 0.5), "move-shoot"))
+    with pytest.raises(IllegalActionError, match="OW-B4"):  # through an enemy: refused
+        play(state, Action("run", 0, "a", None, (22.0, north + 1e-7)))
+
+
 def test_ow_b8_exhaustion_gives_minus_1_to_hit() -> None:
     state = facing(6.0)
     advance = Action("advance", 0, "a", "b", (40.0, 26.0), "move-fight")

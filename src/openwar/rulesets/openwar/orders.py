@@ -26,6 +26,7 @@ from openwar.engine.state import POSITION_DECIMALS, BoolArray, FloatArray, GameS
 from openwar.rulesets.openwar.rules import battle_rules
 
 REACH_TOLERANCE = 1e-3  # cm: a destination this close to the reachable end counts as reached
+EDGE_ROOM = 1.0  # cm: the table grown by this when only the way's enemy bases are asked about
 MIN_MOVE = 0.5  # cm: a candidate move shorter than this is not offered
 BLOCKED = 0.9  # a straight move that gets less than this share of its way is blocked
 DETOURS = (30.0, -30.0, 60.0, -60.0, 90.0, -90.0)  # degrees: turns tried around a blockage
@@ -137,9 +138,15 @@ def lands_clear(state: GameState, members: IntArray, shift: FloatArray) -> bool:
     side_of = state.lookup().side_of
     enemy = state.alive & state.deployed & (side_of != side_of[members[0]])
     xy, r = state.pos[members], state.radius[members]
+    # The table edge is judged at the end (placement_clear, to the overlap tolerance): the
+    # table is convex, so a way that starts and ends on it stays on it. Asked of the way, a
+    # base touching the edge would be stopped at once by a rounding's outward micrometre
+    # (seen in a battle: a Charge along the table's north edge, refused where it was offered).
+    room = EDGE_ROOM
     straight = kernels.straight_moves(
-        xy, r, state.pos[enemy], state.radius[enemy], float(state.board["width"]),
-        float(state.board["depth"]), shift.reshape(1, 2), np.array([np.hypot(*shift)]),
+        xy + room, r, state.pos[enemy] + room, state.radius[enemy],
+        float(state.board["width"]) + 2 * room, float(state.board["depth"]) + 2 * room,
+        shift.reshape(1, 2), np.array([np.hypot(*shift)]),
     )[0]  # fmt: skip
     return float(np.hypot(*(shift - straight))) <= REACH_TOLERANCE and placement_clear(
         state, members, xy + shift
