@@ -17,6 +17,7 @@ from openwar.ai.openwar_eval import (
     _armed,
     _carried,
     attack_profile,
+    caution,
     control_margins,
     control_spread,
     forecast,
@@ -33,6 +34,7 @@ from openwar.ai.openwar_eval import (
     pressure,
     rounds_to_score,
     stake,
+    standing,
     unit_worth,
     value_of,
 )
@@ -80,6 +82,49 @@ def test_invasion_values_the_objective_nearer_the_centre_most_and_both_at_once()
     state.board["objectives"] = [[45.0, 62.0], [45.0, 62.0]]  # b1 holds both: a win at once
     state.round = rounds_to_score(state)  # the last round: a margin of 5 is nearly safe
     assert objective_value(state, 1) >= near_centre + other + stake(state)
+
+
+def test_invasion_values_the_other_objective_as_surely_as_it_holds_the_nearer_one() -> None:
+    """The objective farther from the centre counts only with the nearer one (holding both wins
+    at once; at the end the nearer one alone decides): it is worth its share of the stake as
+    surely as the side holds the nearer one, from nothing (the enemy's for certain) to all."""
+    state = charge_position()
+    ours = [float(v) for v in state.pos[state.on_table("a1")].mean(axis=0)]  # a1 holds it
+    state.board.update(victory=victory.INVASION, objectives=[ours, [85.0, 85.0]])
+    centre = np.asarray([state.board["width"] / 2.0, state.board["depth"] / 2.0])
+    assert np.hypot(*(centre - ours)) < np.hypot(*(centre - [85.0, 85.0]))
+    margin = control_margins(state, 0)[0]
+    assert margin == 10.0  # a1's ten miniatures, nobody else's
+    sure = hold_chance(margin, control_spread(state))
+    big, far = stake(state), WEIGHTS.invasion_far
+    assert objective_worths(state, 0) == pytest.approx(
+        [big * WEIGHTS.invasion_near, big * far * (1.0 + sure) / 2.0]
+    )
+    assert objective_worths(state, 1)[1] == pytest.approx(big * far * (1.0 - sure) / 2.0)
+    assert objective_worths(state, 0)[1] > objective_worths(state, 1)[1] > 0.0
+    state.round = rounds_to_score(state)  # the last round: ten miniatures are nearly sure
+    assert objective_worths(state, 1)[1] < 0.01 * big
+
+
+def test_late_a_side_not_winning_weighs_the_enemys_replies_less() -> None:
+    """Until the last ``w.desperate_rounds`` ends of rounds a side weighs all of the enemy's
+    replies; after that, unless it would win if the battle ended now, only ``w.desperate`` of
+    them: a draw or a loss kept safely is worth nothing."""
+    state = charge_position()
+    state.board.update(victory=victory.ATTRITION)
+    block(state, "b1", 40.0, 47.5)  # front ranks in base contact
+    fight_order = Action("hold", 0, "a1", target="b1")
+    bold, careful = EVALUATION, openwar_eval.OpenWarEvaluation(Weights(desperate=1.0))
+    assert standing(state, 0) == standing(state, 1) == 0  # nothing destroyed: a draw
+    assert caution(state, 0) == caution(state, 1) == 1.0  # round 1: too early
+    assert bold.action_value(state, fight_order) == careful.action_value(state, fight_order)
+    state.round = rounds_to_score(state) - WEIGHTS.desperate_rounds + 1
+    assert caution(state, 0) == caution(state, 1) == WEIGHTS.desperate < 1.0
+    assert bold.action_value(state, fight_order) > careful.action_value(state, fight_order)
+    won = state.clone()
+    won.alive[won.members("b1")] = False  # b1 destroyed: side 0 wins if the battle ends now
+    assert (standing(won, 0), standing(won, 1)) == (1, -1)
+    assert (caution(won, 0), caution(won, 1)) == (1.0, WEIGHTS.desperate)
 
 
 def test_casualties_on_an_objective_count_for_its_holder() -> None:

@@ -5,7 +5,9 @@ destroyed units): attacks through the exact odds (slain distribution and P(Prese
 wins), so Shaken tokens and routs count), moves through objectives held and threat ranges
 (enemy Run + combat range, shooting range + a move), with the enemy's counter-attack weighed
 against each charge and fight. Each side also gathers on one objective it can outnumber the
-holders of (:func:`gathering`): every order gets its share of taking it.
+holders of (:func:`gathering`): every order gets its share of taking it. Late in a battle a
+side is not winning, it weighs the enemy's replies less (:func:`caution`): a draw or a loss
+kept safely is worth nothing.
 """
 
 from __future__ import annotations
@@ -56,6 +58,8 @@ class Weights:
     control_growth: float = 8.0  # the spread's growth per end of round still to come
     gather: float = 0.5  # share of the gathering objective's worth, spread over its deficit
     gather_rounds: int = 2  # rounds of Runs within which units count towards a gathering
+    desperate: float = 0.3  # the share of the enemy's replies weighed when not winning late
+    desperate_rounds: int = 2  # "late": this many ends of rounds to come, or fewer
 
     @cached_property
     def _hash(self) -> int:
@@ -374,7 +378,7 @@ def _pressure(
         if chance is None:
             chance = parts[key] = _chance(state, unit, enemy, gap, own_charge, own_shoot, w)
         opportunity = max(opportunity, chance)
-    return w.opportunity * opportunity - exposure
+    return w.opportunity * opportunity - exposure * caution(state, unit.side, w)
 
 
 def _enemy_table(
@@ -434,6 +438,28 @@ def rounds_to_score(state: GameState) -> int:
     """Ends of rounds still to come, this round's included (objectives score at each)."""
     total = int(state.board.get("rounds", battle_rules().rounds))
     return max(total - max(state.round, 1) + 1, 0)
+
+
+def standing(state: GameState, side: int) -> int:
+    """+1, 0 or -1: whether ``side`` would win, draw or lose if the battle ended now, by its
+    victory condition (remembered while the state is only read)."""
+
+    def judged() -> int:
+        from openwar.rulesets.openwar.battle import RULES
+
+        destroyed = (RULES.destroyed_points(state, 0), RULES.destroyed_points(state, 1))
+        winner = victory.result(state, destroyed, None).winner
+        return 0 if winner is None else 1 if winner == side else -1
+
+    return int(state.remembered(("openwar.standing", side), judged))
+
+
+def caution(state: GameState, side: int, w: Weights = WEIGHTS) -> float:
+    """How much of the enemy's replies ``side`` weighs: all of them, except late in a battle
+    it is not winning, where only a bold order can still change the result."""
+    if w.desperate == 1.0 or rounds_to_score(state) > w.desperate_rounds:
+        return 1.0
+    return w.desperate if standing(state, side) < 1 else 1.0
 
 
 def stake(state: GameState, w: Weights = WEIGHTS) -> float:
@@ -576,7 +602,8 @@ def objective_worths(state: GameState, side: int, w: Weights = WEIGHTS) -> list[
     - Drawn and Quartered (OW-V1): one score point at every end of round left;
     - Field of Glory (OW-V2), Arcane Prize (OW-V5): held at the end decides the battle;
     - Invasion (OW-V4): the objective nearer the centre decides at the end; the other one
-      matters for holding both (a win at once);
+      matters only for holding both (a win at once), so it is worth as much as we are sure
+      to hold the first;
     - Loot and Plunder (OW-V6): an objective in the enemy's territory is looted by its holder
       at the end of the round; held ones decide at the end.
 
@@ -605,7 +632,11 @@ def _worths(state: GameState, side: int, w: Weights) -> list[float]:
     if name == victory.INVASION:
         centre = np.array([state.board["width"] / 2.0, state.board["depth"] / 2.0])
         near = [float(np.hypot(*(np.asarray(p) - centre))) for p in points]
-        return [big * (w.invasion_near if d == min(near) else w.invasion_far) for d in near]
+        first = near.index(min(near))
+        # the other one counts only with the first (a win at once): as surely as we hold it
+        ours = 1.0 + hold_chance(control_margins(state, side)[first], control_spread(state, w))
+        far = w.invasion_far * ours / 2.0
+        return [big * (w.invasion_near if d == min(near) else far) for d in near]
     if name == victory.LOOT:
         return [
             big * (0.6 if _in_territory(state, 1 - side, p) or _in_territory(state, side, p)
@@ -870,6 +901,7 @@ class OpenWarEvaluation:
             1.0 - ours.beaten * self._routs(after, enemy)
         )
         weight = self.w.retaliation * (1.0 if not enemy.flags.get("ordered") else 0.6)
+        weight *= caution(after, after.unit(unit_id).side, self.w)
         taken = self._thinning(after, after.unit(unit_id).side, target, ours)
         return ours.value + taken - weight * survives * max(theirs.value, 0.0)
 
