@@ -115,12 +115,17 @@ def test_late_a_side_not_winning_weighs_the_enemys_replies_less() -> None:
     block(state, "b1", 40.0, 47.5)  # front ranks in base contact
     fight_order = Action("hold", 0, "a1", target="b1")
     bold, careful = EVALUATION, openwar_eval.OpenWarEvaluation(Weights(desperate=1.0))
+    a1, here = state.unit("a1"), state.pos[state.on_table("a1")]
     assert standing(state, 0) == standing(state, 1) == 0  # nothing destroyed: a draw
-    assert caution(state, 0) == caution(state, 1) == 1.0  # round 1: too early
+    last = rounds_to_score(state)
+    state.round = last - WEIGHTS.desperate_rounds  # the round before caution: too early
+    assert caution(state, 0) == caution(state, 1) == 1.0
     assert bold.action_value(state, fight_order) == careful.action_value(state, fight_order)
-    state.round = rounds_to_score(state) - WEIGHTS.desperate_rounds + 1
+    assert pressure(state, a1, here) == pressure(state, a1, here, w=careful.w)
+    state.round += 1
     assert caution(state, 0) == caution(state, 1) == WEIGHTS.desperate < 1.0
     assert bold.action_value(state, fight_order) > careful.action_value(state, fight_order)
+    assert pressure(state, a1, here) > pressure(state, a1, here, w=careful.w)  # b1 less feared
     won = state.clone()
     won.alive[won.members("b1")] = False  # b1 destroyed: side 0 wins if the battle ends now
     assert (standing(won, 0), standing(won, 1)) == (1, -1)

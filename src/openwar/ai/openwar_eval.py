@@ -5,9 +5,9 @@ destroyed units): attacks through the exact odds (slain distribution and P(Prese
 wins), so Shaken tokens and routs count), moves through objectives held and threat ranges
 (enemy Run + combat range, shooting range + a move), with the enemy's counter-attack weighed
 against each charge and fight. Each side also gathers on one objective it can outnumber the
-holders of (:func:`gathering`): every order gets its share of taking it. Late in a battle a
-side is not winning, it weighs the enemy's replies less (:func:`caution`): a draw or a loss
-kept safely is worth nothing.
+holders of (:func:`gathering`): every order gets its share of taking it. Late in a battle that
+a side is not winning, it weighs the enemy's replies less (:func:`caution`, judged before the
+order): a draw or a loss kept safely is worth nothing.
 """
 
 from __future__ import annotations
@@ -865,10 +865,12 @@ class OpenWarEvaluation:
             after = state.clone()
             after.unit(unit.id).tokens["holding"] = 1
             orders.fight_move(after, unit.id, target)
-            return self._melee(after, unit.id, target, holding=True, charged=False)
+            careful = caution(state, unit.side, self.w)
+            return self._melee(after, unit.id, target, careful, holding=True, charged=False)
         pairs = shooters(state, unit.id, target)
         shot = forecast(state, unit.id, target, len(pairs), ranged=True, holding=True, w=self.w)
-        holding = pressure(state, unit, state.pos[state.on_table(unit.id)], armor_bonus=1)
+        holding = pressure(state, unit, state.pos[state.on_table(unit.id)], armor_bonus=1,
+                           w=self.w)  # fmt: skip
         taken = self._thinning(state, unit.side, target, shot)
         return (
             shot.value + taken + self.w.rest * bool(unit.tokens.get("exhaustion")) + 0.5 * holding
@@ -886,9 +888,17 @@ class OpenWarEvaluation:
         return self._objective_change(state, side, thinned=(target, share))
 
     def _melee(
-        self, after: GameState, unit_id: str, target: str, *, holding: bool, charged: bool
+        self,
+        after: GameState,
+        unit_id: str,
+        target: str,
+        careful: float,
+        *,
+        holding: bool,
+        charged: bool,
     ) -> float:
-        """Our fight on ``after`` (the position once we moved in), less the enemy's reply."""
+        """Our fight on ``after`` (the position once we moved in), less the share ``careful``
+        (:func:`caution`, judged before the order) of the enemy's reply."""
         pairs = fight.fighters(after, unit_id, target)
         ours = forecast(after, unit_id, target, len(pairs), ranged=False, holding=holding,
                         charged=charged, w=self.w)  # fmt: skip
@@ -901,7 +911,7 @@ class OpenWarEvaluation:
             1.0 - ours.beaten * self._routs(after, enemy)
         )
         weight = self.w.retaliation * (1.0 if not enemy.flags.get("ordered") else 0.6)
-        weight *= caution(after, after.unit(unit_id).side, self.w)
+        weight *= careful
         taken = self._thinning(after, after.unit(unit_id).side, target, ours)
         return ours.value + taken - weight * survives * max(theirs.value, 0.0)
 
@@ -983,7 +993,9 @@ class OpenWarEvaluation:
         after.unit(unit.id).tokens["exhaustion"] = 1
         orders.fight_move(after, unit.id, str(action.target))  # the fight starts as OW-F2
         moved = self._objective_change(state, unit.side, after=after)
-        return moved + self._melee(after, unit.id, str(action.target), holding=False, charged=True)
+        careful = caution(state, unit.side, self.w)
+        return moved + self._melee(after, unit.id, str(action.target), careful, holding=False,
+                                   charged=True)  # fmt: skip
 
     def _contact(
         self, state: GameState, unit: UnitState, action: Action, shift: FloatArray
@@ -996,7 +1008,8 @@ class OpenWarEvaluation:
             return self._position_gain(state, unit, members, after.pos[members])
         orders.fight_move(after, unit.id, target)
         moved = self._objective_change(state, unit.side, after=after)
-        return moved + self._melee(after, unit.id, target, holding=False, charged=False)
+        careful = caution(state, unit.side, self.w)
+        return moved + self._melee(after, unit.id, target, careful, holding=False, charged=False)
 
     # -- other orders --------------------------------------------------------------------------
     def _hold(self, state: GameState, unit: UnitState) -> float:
@@ -1013,7 +1026,8 @@ class OpenWarEvaluation:
         assert action.point is not None
         members = state.on_table(unit.id)
         xy = state.pos[members] + (np.asarray(action.point) - centroid(state, members))
-        gain = pressure(state, unit, xy, w=self.w) - pressure(state, unit, state.pos[members])
+        here = state.pos[members]
+        gain = pressure(state, unit, xy, w=self.w) - pressure(state, unit, here, w=self.w)
         kept = self._objective_change(state, unit.side, moved=members, xy=xy)
         return gain - self.w.run_cost + kept
 

@@ -189,8 +189,8 @@ def test_ow_b4_a_move_ending_between_a_friend_passed_and_an_enemy_met_is_legal()
 
 
 def test_ow_b4_a_move_along_the_table_edge_is_not_refused_for_a_rounding() -> None:
-    """The knife edge a benchmark battle found: a unit touching the north edge Charges along
-    it; the destination, rounded to the micrometre, lies a tenth of a micrometre outward, and
+    """The knife edge a benchmark battle found (there a Charge): a unit touching the north
+    edge moves along it; the destination, rounded to 1e-6 cm, lies a nanometre outward, and
     the way there was refused as blocked by the edge at its very start."""
     state = facing(60.0)
     north = float(state.board["depth"]) - DIAMETER / 2

@@ -140,7 +140,7 @@ def lands_clear(state: GameState, members: IntArray, shift: FloatArray) -> bool:
     xy, r = state.pos[members], state.radius[members]
     # The table edge is judged at the end (placement_clear, to the overlap tolerance): the
     # table is convex, so a way that starts and ends on it stays on it. Asked of the way, a
-    # base touching the edge would be stopped at once by a rounding's outward micrometre
+    # base touching the edge would be stopped at once by a rounding's outward nanometres
     # (seen in a battle: a Charge along the table's north edge, refused where it was offered).
     room = EDGE_ROOM
     straight = kernels.straight_moves(
