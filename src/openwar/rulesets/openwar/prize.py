@@ -20,6 +20,7 @@ from openwar.engine.game import Dice
 from openwar.engine.state import GameState, UnitState
 from openwar.rulesets.openwar import ruses
 from openwar.rulesets.openwar.rules import battle_rules
+from openwar.rulesets.openwar.twists import strike
 
 PLAGUE, TRAPPED, TALISMAN = "Plague", "Trapped", "Talisman"
 REALMVAULT, WARD, SOUL_STONE = "Realmvault Key", "Ward", "Soul Stone"
@@ -59,7 +60,7 @@ def taken(state: GameState, carrier: int, dice: Dice) -> list[Event]:
         events += _plague(state, dice)
     elif name == TRAPPED:
         unit = state.units[int(state.unit_of[carrier])]
-        events += _lose(state, unit, _roll(battle_rules().trapped_loss, dice), TRAPPED)
+        events += strike(state, unit, _roll(battle_rules().trapped_loss, dice), TRAPPED)
     return events
 
 
@@ -80,20 +81,8 @@ def _plague(state: GameState, dice: Dice) -> list[Event]:
         members = state.on_table(unit.id)
         if point is None or len(members) == 0 or float(_gaps(state, members, point).min()) > reach:
             continue
-        events += _lose(state, unit, _roll(rules.plague_loss, dice), PLAGUE)
+        events += strike(state, unit, _roll(rules.plague_loss, dice), PLAGUE)
     return events
-
-
-def _lose(state: GameState, unit: UnitState, count: int, cause: str) -> list[Event]:
-    """``unit`` loses ``count`` miniatures, the farthest from the enemy first (OW-B15)."""
-    from openwar.rulesets.openwar.orders import check_coherency
-    from openwar.rulesets.openwar.twists import remove_rearmost
-
-    slain = remove_rearmost(state, unit.id, 1 - unit.side, count)
-    events = [Event("struck", {"unit": unit.id, "rolled": count, "slain": slain, "by": cause})]
-    if state.is_destroyed(unit.id):
-        return [*events, Event("destroyed", {"unit": unit.id})]
-    return events + check_coherency(state, unit.id)
 
 
 def start_of_round(state: GameState, dice: Dice) -> list[Event]:

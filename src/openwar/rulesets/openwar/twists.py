@@ -96,16 +96,22 @@ def _lightning(state: GameState, side: int, dice: Dice) -> list[Event]:
     )[:hits]
     events = [Event("twist", {"twist": LIGHTNING, "side": side, "rolls": faces})]
     for unit in targets:
-        lost = int(dice.roll(battle_rules().lightning_loss_die, 1)[0])
-        slain = remove_rearmost(state, unit.id, side, lost)
-        events.append(Event("struck", {"unit": unit.id, "rolled": lost, "slain": slain}))
-        if state.is_destroyed(unit.id):
-            events.append(Event("destroyed", {"unit": unit.id}))
-        else:
-            from openwar.rulesets.openwar.orders import check_coherency
-
-            events += check_coherency(state, unit.id)
+        events += strike(state, unit, int(dice.roll(battle_rules().lightning_loss_die, 1)[0]))
     return events
+
+
+def strike(state: GameState, unit: UnitState, count: int, cause: str | None = None) -> list[Event]:
+    """``unit`` loses ``count`` miniatures, the farthest from the enemy first (OW-B15), by a
+    twist or the Arcane Prize (``cause``, named in the event when given); a unit left
+    without miniatures is destroyed, else its coherency is checked."""
+    from openwar.rulesets.openwar.orders import check_coherency
+
+    slain = remove_rearmost(state, unit.id, 1 - unit.side, count)
+    struck = {"unit": unit.id, "rolled": count, "slain": slain}
+    events = [Event("struck", struck if cause is None else {**struck, "by": cause})]
+    if state.is_destroyed(unit.id):
+        return [*events, Event("destroyed", {"unit": unit.id})]
+    return events + check_coherency(state, unit.id)
 
 
 def remove_rearmost(state: GameState, unit_id: str, enemy_side: int, count: int) -> int:
