@@ -197,23 +197,6 @@ def test_units_gather_on_an_objective_they_can_outnumber_the_holders_of() -> Non
     assert EVALUATION.action_value(state, towards) > valued
 
 
-def test_units_gather_where_the_most_of_them_would_stand_beyond_the_holders() -> None:
-    """Of two objectives worth the same, a side gathers on the one where its miniatures
-    within two Runs outnumber the holders by most (a1's ten against b1's five), not on the
-    one lacking fewest miniatures that only four of them could reach: the choice does not
-    swing from round to round as the holders' numbers change, and a mass goes where it can
-    take something."""
-    state = charge_position()
-    block(state, "a1", 60.0, 40.0)
-    state.board.update(victory=victory.FIELD, objectives=[[45.0, 62.0], [15.0, 41.25]])
-    assert control_margins(state, 0) == [-5.0, 0.0]  # the second lacks one miniature
-    goal = gathering(state, 0)
-    assert goal is not None and (goal.index, goal.deficit) == (0, 6.0)
-    block(state, "a1", 30.0, 40.0)  # now all ten could reach the second: 10 > 10 - 5
-    goal = gathering(state, 0)
-    assert goal is not None and goal.index == 1
-
-
 def test_no_gathering_where_our_free_units_cannot_outnumber_the_holders() -> None:
     state = charge_position()
     state.board.update(victory=victory.FIELD, objectives=[[85.0, 85.0]])  # beyond two Runs

@@ -700,14 +700,11 @@ class Gathering:
 
 def gathering(state: GameState, side: int, w: Weights = WEIGHTS) -> Gathering | None:
     """The objective ``side`` should gather on: of the objectives worth holding that it does
-    not hold, the most valuable one that its units out of combat could outnumber the enemy on
-    by running there within ``w.gather_rounds`` rounds, then the one they would outnumber the
-    enemy on by most (their miniatures that could come plus the margin now: a choice that
-    our own units' approach does not change, so the army keeps to one goal rather than
-    swinging to whichever objective lacks fewest miniatures this round); None when there is
-    none. No single unit can take an objective that a mass holds, and a hold chance that one
-    unit hardly moves gives no unit a reason to go: the gathering gives each unit its share
-    of the whole (remembered while the state is only read)."""
+    not hold, the most valuable one (then the one lacking fewest miniatures) that its units
+    out of combat could outnumber the enemy on by running there within ``w.gather_rounds``
+    rounds; None when there is none. No single unit can take an objective that a mass holds,
+    and a hold chance that one unit hardly moves gives no unit a reason to go: the gathering
+    gives each unit its share of the whole (remembered while the state is only read)."""
     return state.remembered(("openwar.gathering", side, w), lambda: _gathering(state, side, w))
 
 
@@ -732,13 +729,14 @@ def _gathering(state: GameState, side: int, w: Weights) -> Gathering | None:
     offsets = state.pos[ours][None, :, :] - goals[:, None, :]
     gaps_ = np.hypot(offsets[..., 0], offsets[..., 1]) - state.radius[ours]
     coming = np.count_nonzero((gaps_ > control) & (gaps_ <= control + runs), axis=1).tolist()
-    # (worth, miniatures beyond the holders once ours have come, the first on a tie)
-    able = [(worths[k], count + margins[k], -k) for k, count in zip(wanted, coming, strict=True)
-            if count + margins[k] >= 1.0]  # fmt: skip
-    if not able:
-        return None
-    k = -max(able)[2]
-    return Gathering(k, worths[k], margins[k])
+    best: Gathering | None = None
+    for k, count in zip(wanted, coming, strict=True):
+        found = Gathering(k, worths[k], margins[k])
+        if count >= found.deficit and (
+            best is None or (found.worth, found.margin) > (best.worth, best.margin)
+        ):
+            best = found
+    return best
 
 
 def gathering_gain(
