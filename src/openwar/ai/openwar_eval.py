@@ -52,7 +52,7 @@ class Weights:
     run_cost: float = 2.0  # Exhaustion: -1 to hit, no Run next order
     rest: float = 3.0  # a Hold that clears Exhaustion
     holding: float = 0.5  # share of an objective's worth added to the units standing on it
-    invasion_near: float = 2.0  # Invasion: the objective nearer the centre (it alone decides)
+    invasion_near: float = 0.7  # Invasion: the objective nearer the centre, share of the stake
     invasion_far: float = 0.4  # the other one (it counts only with the first: a win at once)
     control_spread: float = 4.0  # miniatures: a margin this big holds an objective ~76% surely
     control_growth: float = 8.0  # the spread's growth per end of round still to come
