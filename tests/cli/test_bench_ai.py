@@ -57,6 +57,14 @@ def test_json_gives_the_figures_and_a_breakdown_that_adds_up(
     assert set(match["by_army"]) == {"iron_road_legion", "hearthhold_lodge"}
     low, high = match["interval"]
     assert low <= match["win_rate"] <= high
+    # every battle, in pairs of one seed with the sides swapped, adding up to the figures
+    games = match["games"]
+    assert [(g["side"], g["seed"] == games[k - k % 2]["seed"]) for k, g in enumerate(games)] == [
+        (k % 2, True) for k in range(6)
+    ]
+    assert sum(g["result"] == "win" for g in games) == match["won"]
+    assert {g["army"] for g in games} == set(match["by_army"])
+    assert all(len(g["scores"]) == 2 and g["condition"] in match["by_condition"] for g in games)
 
 
 def test_the_figures_are_the_same_for_any_number_of_workers(

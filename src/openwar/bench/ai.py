@@ -256,7 +256,7 @@ def breakdown(match: MatchFigures) -> Table:
 
 
 def summary(figures: list[MatchFigures], ruleset: str, seed: int) -> dict[str, Any]:
-    """Everything the tables show, as data (``openwar bench ai --json``)."""
+    """Everything the tables show, as data (``openwar bench ai --json``), and every battle."""
     matchups = []
     for m in figures:
         by = groups(m)
@@ -269,5 +269,18 @@ def summary(figures: list[MatchFigures], ruleset: str, seed: int) -> dict[str, A
             "ms_per_decision": [round(m.per_decision_ms(0), 1), round(m.per_decision_ms(1), 1)],
             "by_condition": {name: tally(rs) for name, rs in by["condition"].items()},
             "by_army": {name: tally(rs) for name, rs in by["army"].items()},
+            "games": [played(r) for r in m.results],
         })  # fmt: skip
     return {"ruleset": ruleset, "seed": seed, "matchups": matchups}
+
+
+def played(r: GameResult) -> dict[str, Any]:
+    """One battle as data, in the order played: enough to play it again (army, seed, the
+    tested player's side) or to pair it with the same battle under other code or weights."""
+    g = r.game
+    found: dict[str, Any] = {"army": Path(g.army).stem, "seed": g.seed, "side": g.side,
+                             "condition": r.condition, "result": r.result,
+                             "scores": list(r.scores)}  # fmt: skip
+    if r.error:
+        found["error"] = r.error
+    return found

@@ -30,8 +30,8 @@ def bench_ai(
         bool,
         typer.Option(
             "--json",
-            help="Print the figures (with the breakdown by condition and army) as JSON; "
-            "each battle's line goes to stderr.",
+            help="Print the figures (with the breakdown by condition and army, and every "
+            "battle's army, seed, side and result) as JSON; each battle's line goes to stderr.",
         ),
     ] = False,
 ) -> None:
