@@ -62,7 +62,9 @@ def test_json_gives_the_figures_and_a_breakdown_that_adds_up(
     assert [(g["side"], g["seed"] == games[k - k % 2]["seed"]) for k, g in enumerate(games)] == [
         (k % 2, True) for k in range(6)
     ]
-    assert sum(g["result"] == "win" for g in games) == match["won"]
+    assert len({g["seed"] for g in games}) == 3  # three pairs, three battleplans
+    for result, key in (("win", "won"), ("draw", "drawn"), ("loss", "lost")):
+        assert sum(g["result"] == result for g in games) == match[key]
     assert {g["army"] for g in games} == set(match["by_army"])
     assert all(len(g["scores"]) == 2 and g["condition"] in match["by_condition"] for g in games)
 
