@@ -59,10 +59,9 @@ def test_json_gives_the_figures_and_a_breakdown_that_adds_up(
     assert low <= match["win_rate"] <= high
     # every battle, in pairs of one seed with the sides swapped, adding up to the figures
     games = match["games"]
-    assert [(g["side"], g["seed"] == games[k - k % 2]["seed"]) for k, g in enumerate(games)] == [
-        (k % 2, True) for k in range(6)
-    ]
-    assert len({g["seed"] for g in games}) == 3  # three pairs, three battleplans
+    assert [g["side"] for g in games] == [0, 1] * 3
+    firsts, seconds = [g["seed"] for g in games[::2]], [g["seed"] for g in games[1::2]]
+    assert firsts == seconds and len(set(firsts)) == 3  # three pairs, three battleplans
     for result, key in (("win", "won"), ("draw", "drawn"), ("loss", "lost")):
         assert sum(g["result"] == result for g in games) == match[key]
     assert {g["army"] for g in games} == set(match["by_army"])

@@ -276,7 +276,9 @@ def summary(figures: list[MatchFigures], ruleset: str, seed: int) -> dict[str, A
 
 def played(r: GameResult) -> dict[str, Any]:
     """One battle as data, in the order played: enough to play it again (army, seed, the
-    tested player's side) or to pair it with the same battle under other code or weights."""
+    tested player's side) or to pair it with the same battle under other code or weights.
+    A stuck battle is listed too (result "stuck", with its error when there was one), though
+    the figures leave it out."""
     g = r.game
     found: dict[str, Any] = {"army": Path(g.army).stem, "seed": g.seed, "side": g.side,
                              "condition": r.condition, "result": r.result,
