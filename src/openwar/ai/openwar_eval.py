@@ -40,6 +40,7 @@ class Weights:
     shaken: float = 0.5  # a Shaken token, as a share of the unit's points per token to rout
     glory: float = 3.0  # points for a Glory token won
     retaliation: float = 0.5  # share of the enemy's counter-attack counted against a fight
+    replied: float = 0.6  # that share again when the enemy has had its order this round
     threat_now: float = 0.3  # an enemy that still acts this round and can reach us
     threat_later: float = 0.1  # one that has acted (it may act first next round)
     opportunity: float = 0.3  # an enemy we could charge or shoot next
@@ -54,6 +55,8 @@ class Weights:
     holding: float = 0.5  # share of an objective's worth added to the units standing on it
     invasion_near: float = 0.7  # Invasion: the objective nearer the centre, share of the stake
     invasion_far: float = 0.4  # the other one (it counts only with the first: a win at once)
+    loot: float = 0.6  # Loot and Plunder: an objective in either territory, or one looted
+    loot_elsewhere: float = 0.3  # one in neither territory (held at the end counts only)
     control_spread: float = 4.0  # miniatures: a margin this big holds an objective ~76% surely
     control_growth: float = 8.0  # the spread's growth per end of round still to come
     gather: float = 0.5  # share of the gathering objective's worth, spread over its deficit
@@ -639,8 +642,8 @@ def _worths(state: GameState, side: int, w: Weights) -> list[float]:
         return [big * (w.invasion_near if d == min(near) else far) for d in near]
     if name == victory.LOOT:
         return [
-            big * (0.6 if _in_territory(state, 1 - side, p) or _in_territory(state, side, p)
-                   else 0.3)
+            big * (w.loot if _in_territory(state, 1 - side, p) or _in_territory(state, side, p)
+                   else w.loot_elsewhere)
             for p in points
         ]  # fmt: skip
     return [w.objective * float(state.board.get("objective_points", 0)) * rounds] * len(points)
@@ -680,7 +683,7 @@ def _objective_value(
         value += held[0] * stake(state, w)
     if name == victory.LOOT:
         counts = state.extra.get("loot_count", [0, 0])
-        value += 0.6 * stake(state, w) * (counts[side] - counts[1 - side])
+        value += w.loot * stake(state, w) * (counts[side] - counts[1 - side])
     return value
 
 
@@ -910,7 +913,7 @@ class OpenWarEvaluation:
         survives = max(1.0 - ours.slain / size, 0.0) * (
             1.0 - ours.beaten * self._routs(after, enemy)
         )
-        weight = self.w.retaliation * (1.0 if not enemy.flags.get("ordered") else 0.6)
+        weight = self.w.retaliation * (1.0 if not enemy.flags.get("ordered") else self.w.replied)
         weight *= careful
         taken = self._thinning(after, after.unit(unit_id).side, target, ours)
         return ours.value + taken - weight * survives * max(theirs.value, 0.0)
