@@ -212,3 +212,32 @@ def test_search_shortlists_one_action_per_unit_before_a_units_second() -> None:
     assert diverse.shortlist(menu, values) == [0, 2, 4, 1]
     assert SearchPlayer(0, candidates=2).shortlist(menu, values) == [0, 2]
     assert SearchPlayer(0, candidates=4, diverse=False).shortlist(menu, values) == [0, 1, 2, 3]
+
+
+def test_search_rollouts_give_the_opponent_the_whole_menu_as_the_heuristic_does() -> None:
+    """In a rollout the opponent chooses as the heuristic player would (its best action of the
+    whole legal menu), our side from one unit's orders; ``whole_replies=False`` gives both sides one
+    unit's orders."""
+    state = _first_state()
+    while state.phase != "battle":
+        state = apply(state, HeuristicPlayer(0).choose(state, legal_actions(state)))[0]
+    side = state.active
+    for whole in (True, False):
+        player = SearchPlayer(0, horizon=6, whole_replies=whole)
+        seen: list[tuple[int, bool]] = []
+        real = player.heuristic.choose
+
+        def watched(
+            state: GameState, menu: list[Action], real: Any = real, seen: list[Any] = seen
+        ) -> Action:
+            seen.append((state.active, len(menu) == len(legal_actions(state))))
+            return real(state, menu)  # type: ignore[no-any-return]
+
+        player.heuristic.choose = watched  # type: ignore[method-assign]
+        player.rollout(apply(state, HeuristicPlayer(0).choose(state, legal_actions(state)))[0],
+                       side)  # fmt: skip
+        theirs = [whole for active, whole in seen if active != side]
+        ours = [whole for active, whole in seen if active == side]
+        assert theirs and ours
+        assert all(theirs) if whole else not any(theirs)
+        assert not any(ours)

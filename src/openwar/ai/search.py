@@ -2,8 +2,11 @@
 
 Each candidate is tried on a clone of the state with freshly seeded dice (the search never
 peeks at the game's own dice: every rollout draws its dice from the player's generator), then
-both sides play on greedily by the evaluation, one unit's orders at a time, until the round
-ends (its objectives are scored) or ``horizon`` further actions have been taken; the leaf is
+both sides play on greedily by the evaluation until the round ends (its objectives are
+scored) or ``horizon`` further actions have been taken: the opponent chooses from its whole
+menu, as the heuristic player does (``whole_replies``, since 2026-11-26), so the rollouts
+foresee a heuristic opponent's replies exactly but for the dice; our side, to save time,
+from one unit's orders at a time (:meth:`Evaluation.rollout_menu`). The leaf is
 scored by the evaluation's position value as a win chance (a finished battle by its result).
 The same rollout dice are used for every candidate (common random numbers), so candidates are
 compared on the same luck. The candidates are the best action of each unit in the order of
@@ -25,7 +28,7 @@ import numpy as np
 from openwar.ai.evaluation import Evaluation, evaluation_for
 from openwar.ai.heuristic import HeuristicPlayer
 from openwar.engine.actions import Action
-from openwar.engine.game import apply, outcome, seed_state
+from openwar.engine.game import apply, legal_actions, outcome, seed_state
 from openwar.engine.state import GameState
 
 
@@ -41,6 +44,7 @@ class SearchPlayer:
         horizon: int = 14,
         prior: float = 0.10,
         diverse: bool = True,
+        whole_replies: bool = True,
         evaluation: Evaluation | None = None,
     ) -> None:
         sequence = (
@@ -52,6 +56,7 @@ class SearchPlayer:
         self.horizon = horizon
         self.prior = prior
         self.diverse = diverse
+        self.whole_replies = whole_replies
         self.evaluation = evaluation
         self.heuristic = HeuristicPlayer(0, evaluation)
 
@@ -109,13 +114,19 @@ class SearchPlayer:
         return total / len(seeds)
 
     def rollout(self, state: GameState, side: int) -> float:
-        """Play on greedily to the end of the round (or ``horizon`` actions); a win chance."""
+        """Play on greedily to the end of the round (or ``horizon`` actions), the opponent
+        from its whole menu (``whole_replies``), ``side`` from one unit's orders; a win
+        chance."""
         judge = self.evaluation or evaluation_for(state.ruleset)
         start_round = state.round
         for _ in range(self.horizon):
             if outcome(state) is not None or state.round != start_round:
                 break
-            menu = judge.rollout_menu(state)
+            menu = (
+                legal_actions(state)
+                if self.whole_replies and state.active != side
+                else judge.rollout_menu(state)
+            )
             if not menu:
                 break
             state = apply(state, self.heuristic.choose(state, menu))[0]
