@@ -1071,8 +1071,8 @@ class OpenWarEvaluation:
         return score
 
     def rollout_menu(self, state: GameState) -> list[Action]:
-        """One unit's orders: a split unit first, then one in combat, then the one nearest the
-        enemy (a rollout need not weigh every unit against every other)."""
+        """One unit's orders: a split unit first, then the one nearest the enemy, so one in
+        combat before one out of it (a rollout need not weigh every unit against every other)."""
         if state.phase != "battle":
             return legal_actions(state)
         waiting = [u for u in state.side_units(state.active) if not u.flags.get("ordered")]
