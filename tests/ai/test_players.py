@@ -236,8 +236,8 @@ def test_search_rollouts_give_the_opponent_the_whole_menu_as_the_heuristic_does(
         player.heuristic.choose = watched  # type: ignore[method-assign]
         player.rollout(apply(state, HeuristicPlayer(0).choose(state, legal_actions(state)))[0],
                        side)  # fmt: skip
-        theirs = [whole for active, whole in seen if active != side]
-        ours = [whole for active, whole in seen if active == side]
+        theirs = [full for active, full in seen if active != side]
+        ours = [full for active, full in seen if active == side]
         assert theirs and ours
         assert all(theirs) if whole else not any(theirs)
         assert not any(ours)
