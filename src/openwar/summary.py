@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,11 +54,18 @@ class RoundSummary:
 def summarise(record: BattleRecord) -> list[RoundSummary]:
     names = {u.id: u.name for u in record.initial.units}
     side_of = {u.id: u.side for u in record.initial.units}
+    return summarise_events((e for events in record.events for e in events), names, side_of)
+
+
+def summarise_events(
+    events: Iterable[Event], names: dict[str, str], side_of: dict[str, int]
+) -> list[RoundSummary]:
+    """The rounds a stream of events tells (each round opens with its ``round`` event; what
+    happens during set-up is told with the first round), given each unit's name and side."""
     rounds: dict[int, RoundSummary] = {}
     current = RoundSummary(0)
-    for events in record.events:
-        for event in events:
-            current = _absorb(event, current, rounds, names, side_of)
+    for event in events:
+        current = _absorb(event, current, rounds, names, side_of)
     return [rounds[k] for k in sorted(rounds)]
 
 

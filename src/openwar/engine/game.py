@@ -48,6 +48,11 @@ class Dice:
     def roll(self, sides: int, count: int) -> np.ndarray:
         return self.generator.integers(1, sides + 1, size=count)
 
+    def dice(self, sides: int, count: int) -> np.ndarray:
+        """The :class:`openwar.dice.rolling.Roller` protocol, so that dice notation rolls
+        here (:func:`openwar.dice.rolling.roll`)."""
+        return self.roll(sides, count)
+
     def roll_off(self) -> tuple[int, list[tuple[int, int]]]:
         """Both sides roll a D6; the highest wins; ties roll again. Returns winner and rolls."""
         rolls: list[tuple[int, int]] = []

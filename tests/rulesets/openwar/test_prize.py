@@ -21,7 +21,7 @@ from openwar.rulesets.openwar import prize, victory
 from openwar.rulesets.openwar.board import board_from_plan, default_board
 from openwar.rulesets.openwar.rules import battle_rules
 from openwar.rulesets.openwar.setup import ForceUnit
-from openwar.summary import RoundSummary, _absorb
+from openwar.summary import summarise_events
 
 from .conftest import DIAMETER, battle, in_battle, kinds, line, place, play, profile, unit
 
@@ -210,14 +210,14 @@ def test_ow_p6_soul_stone_fails_a_skill_on_1_within_30cm_and_1_to_3_within_8cm(
 
 def test_the_battle_report_tells_what_the_prize_table_did() -> None:
     names = {"t": "Taker", "cmd": "Chief"}
-    told = RoundSummary(2)
-    for event in [
+    events = [
+        Event("round", {"round": 2, "first": 1}),
         Event("arcane_prize", {"side": 0, "roll": 2, "result": prize.TRAPPED}),
         Event("struck", {"unit": "t", "rolled": 2, "slain": 2, "by": prize.TRAPPED}),
         Event("prize_effect", {"result": prize.TALISMAN, "side": 1, "unit": "cmd"}),
         Event("prize_effect", {"result": prize.REALMVAULT, "side": 1, "roll": 4, "calmed": "t"}),
-    ]:
-        told = _absorb(event, told, {2: told}, names, {"t": 0, "cmd": 1})
+    ]
+    (told,) = summarise_events(events, names, {"t": 0, "cmd": 1})
     assert told.prize == [
         "Arcane Prize (side A) rolled 2: Trapped",
         "Trapped: Taker loses 2",

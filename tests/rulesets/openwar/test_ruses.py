@@ -348,27 +348,20 @@ def test_the_ai_odds_count_inspiring_speech_and_revenge() -> None:
 
 def test_the_battle_report_says_what_the_ruses_did() -> None:
     from openwar.engine.events import Event
-    from openwar.summary import RoundSummary, _absorb
+    from openwar.summary import summarise_events
 
     names, side_of = {"a": "Axes", "b": "Bows"}, {"a": 0, "b": 1}
-    rounds: dict[int, RoundSummary] = {}
-    current = _absorb(
-        Event("ruse", {"ruse": "Ambush", "side": 0, "unit": "a"}),
-        RoundSummary(0),
-        rounds,
-        names,
-        side_of,
-    )  # during set-up: told with round 1
-    current = _absorb(Event("round", {"round": 1, "first": 1}), current, rounds, names, side_of)
-    for event in [
+    events = [
+        Event("ruse", {"ruse": "Ambush", "side": 0, "unit": "a"}),  # set-up: told in round 1
+        Event("round", {"round": 1, "first": 1}),
         Event("ruse", {"ruse": "Firestarter", "side": 1, "feature": "Ruins"}),
         Event("burned", {"unit": "a", "slain": 4}),
         Event("ruse", {"ruse": "Revenge", "side": 0, "until": 2, "bonus": 1}),
         Event("presence", {"unit": "a", "target": "b", "beaten": True, "no_shaken": True}),
         Event("ruse", {"ruse": "Reinforcements", "side": 1, "unit": "b"}),
-    ]:
-        current = _absorb(event, current, rounds, names, side_of)
-    assert current is rounds[1] and current.first == 1
+    ]
+    (current,) = summarise_events(events, names, side_of)
+    assert current.number == 1 and current.first == 1
     assert current.ruses == [
         "Ambush (side A): Axes sets up in ambush",
         "Firestarter (side B): Ruins burns",

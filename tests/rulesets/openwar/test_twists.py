@@ -213,25 +213,31 @@ def test_ow_x5_healing_winds_passes_over_a_unit_with_no_room_away_from_the_enemy
 
 def test_the_battle_report_says_what_the_twist_did() -> None:
     from openwar.engine.events import Event
-    from openwar.summary import RoundSummary, _absorb
+    from openwar.summary import summarise_events
 
     names, side_of = {"a": "Axes", "b": "Bows"}, {"a": 0, "b": 1}
-    current = RoundSummary(2)
     rerolled = {"unit": "a", "target": "b", "roll": 9, "beaten": True, "first_roll": 4}
-    for event in [
-        Event("twist", {"twist": "Dead of Night", "roll": 5, "sight": 45.0}),
-        Event("struck", {"unit": "b", "rolled": 2, "slain": 2}),
-        Event("presence", rerolled),
-        Event("presence", {**rerolled, "beaten": False}),
-        Event(
-            "twist",
-            {"twist": "Healing Winds", "side": 1, "unit": "b", "roll": 2, "returned": [7, 8]},
-        ),
-        Event(
-            "twist", {"twist": "Healing Winds", "side": 0, "unit": None, "roll": 1, "returned": []}
-        ),
-    ]:
-        current = _absorb(event, current, {}, names, side_of)
+    told = summarise_events(
+        [
+            Event("round", {"round": 2, "first": 0}),
+            Event("twist", {"twist": "Dead of Night", "roll": 5, "sight": 45.0}),
+            Event("struck", {"unit": "b", "rolled": 2, "slain": 2}),
+            Event("presence", rerolled),
+            Event("presence", {**rerolled, "beaten": False}),
+            Event(
+                "twist",
+                {"twist": "Healing Winds", "side": 1, "unit": "b", "roll": 2, "returned": [7, 8]},
+            ),
+            Event(
+                "twist",
+                {"twist": "Healing Winds", "side": 0, "unit": None, "roll": 1, "returned": []},
+            ),
+        ],
+        names,
+        side_of,
+    )
+    (current,) = told  # round 2 only
+    assert current.number == 2
     assert current.twist == [
         "Dead of Night: units see 45 cm (rolled 5)",
         "lightning strikes Bows: 2 slain",

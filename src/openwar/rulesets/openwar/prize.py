@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from openwar.dice.notation import parse_dice
+from openwar.dice.rolling import roll
 from openwar.engine.events import Event
 from openwar.engine.game import Dice
 from openwar.engine.state import GameState, UnitState
@@ -66,8 +67,7 @@ def taken(state: GameState, carrier: int, dice: Dice) -> list[Event]:
 
 def _roll(expression: str, dice: Dice) -> int:
     """One roll of dice notation such as "D3" or "2D6"."""
-    parsed = parse_dice(expression)
-    return int(dice.roll(parsed.sides, parsed.count).sum()) + parsed.modifier
+    return roll(parse_dice(expression), dice)
 
 
 def _plague(state: GameState, dice: Dice) -> list[Event]:
