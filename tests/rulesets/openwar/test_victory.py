@@ -132,6 +132,32 @@ def test_ow_v6_both_sides_looting_all_in_one_round_ends_the_battle_as_at_its_end
     assert (drawn.winner, drawn.victory, drawn.scores) == (None, "draw", (0, 0))
 
 
+def test_ow_v6_and_v4_a_battle_ended_early_is_over_after_the_rounds_last_order() -> None:
+    """The ended-early paths played through the rules (not only the condition's own end of
+    round): the round's last order ends the battle in round 1, and nothing more is asked."""
+    from openwar.engine.actions import Action
+    from openwar.rulesets.openwar.battle import RULES
+
+    from .conftest import kinds, play
+
+    loot = battle([unit("a", 1)], [unit("b", 1)],
+                  board_for(victory.LOOT, [[45.0, 10.0], [45.0, 80.0]]))  # fmt: skip
+    place(loot, "a", [(45.0, 78.0)])  # each side on the other's only objective
+    place(loot, "b", [(45.0, 12.0)])
+    invasion = battle([unit("a", 2)], [unit("b", 1)],
+                      board_for(victory.INVASION, [[30.0, 10.0], [60.0, 85.0]]))  # fmt: skip
+    place(invasion, "a", [(30.0, 12.0), (60.0, 83.0)])  # side A on both objectives
+    place(invasion, "b", [(5.0, 45.0)])
+    for state, expected in ((loot, (None, "draw")), (invasion, (0, "major"))):
+        state, _ = play(in_battle(state), Action("hold", 0, "a"))
+        assert state.phase == "battle" and RULES.outcome(state) is None
+        state, events = play(state, Action("hold", 1, "b"))
+        assert state.phase == "over" and kinds(events)[-1] == "battle_over"
+        result = RULES.outcome(state)
+        assert result is not None and (result.winner, result.victory) == expected
+        assert result.rounds == 1 and RULES.legal_actions(state) == []
+
+
 def test_ow_v7_a_board_without_a_condition_scores_objective_points() -> None:
     board = board_for("", [[45.0, 45.0]], objective_points=5)
     state = two_units(board, (45.0, 47.0), (5.0, 5.0))
