@@ -450,8 +450,7 @@ def standing(state: GameState, side: int) -> int:
     def judged() -> int:
         from openwar.rulesets.openwar.battle import RULES
 
-        destroyed = (RULES.destroyed_points(state, 0), RULES.destroyed_points(state, 1))
-        winner = victory.result(state, destroyed, None).winner
+        winner = RULES.result_now(state).winner
         return 0 if winner is None else 1 if winner == side else -1
 
     return int(state.remembered(("openwar.standing", side), judged))

@@ -424,12 +424,17 @@ class OpenWarRules:
     def outcome(self, state: GameState) -> Outcome | None:
         if state.phase != "over":
             return None
+        return self.result_now(state, state.extra.get("sudden"))
+
+    def result_now(self, state: GameState, sudden: int | None = None) -> Outcome:
+        """The result if the battle ended with the state as it is (OW-B16 and the victory
+        condition; ``sudden``: the side that won at once, OW-V4/OW-V6)."""
         destroyed = (self.destroyed_points(state, 0), self.destroyed_points(state, 1))
         wiped = self._wiped_out(state)
         if wiped is not None:  # the scores stay the ones the victory condition counts
             scores = victory.result(state, destroyed, None).scores
             return Outcome(1 - wiped, "major", scores, state.round, "enemy army destroyed")
-        return victory.result(state, destroyed, state.extra.get("sudden"))
+        return victory.result(state, destroyed, sudden)
 
 
 RULES = OpenWarRules()

@@ -142,10 +142,10 @@ def lands_clear(state: GameState, members: IntArray, shift: FloatArray) -> bool:
     # table is convex, so a way that starts and ends on it stays on it. Asked of the way, a
     # base touching the edge would be stopped at once by a rounding's outward nanometres
     # (seen in a battle: a Charge along the table's north edge, refused where it was offered).
-    room = EDGE_ROOM
+    grown = 2 * EDGE_ROOM  # the table grown by EDGE_ROOM on every side, and every base moved in
     straight = kernels.straight_moves(
-        xy + room, r, state.pos[enemy] + room, state.radius[enemy],
-        float(state.board["width"]) + 2 * room, float(state.board["depth"]) + 2 * room,
+        xy + EDGE_ROOM, r, state.pos[enemy] + EDGE_ROOM, state.radius[enemy],
+        float(state.board["width"]) + grown, float(state.board["depth"]) + grown,
         shift.reshape(1, 2), np.array([np.hypot(*shift)]),
     )[0]  # fmt: skip
     return float(np.hypot(*(shift - straight))) <= REACH_TOLERANCE and placement_clear(
