@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
@@ -44,6 +45,25 @@ def test_aos_m1_a_move_never_crosses_other_models() -> None:
     place(state, "b", [(30.0, 40.0)])
     with pytest.raises(IllegalActionError, match="AOS-M1"):
         play(state, Action("move", 0, "a", point=(30.0, 14.5), choice="normal"))
+
+
+def test_aos_b8_a_blocked_way_is_offered_turned_round_the_block() -> None:
+    from openwar.rulesets.aos.menu import move_points
+
+    state = in_phase(battle([unit("a", 1), unit("w", 3)], [unit("b", 1)]), "movement")
+    place(state, "a", [(30.0, 10.0)])
+    place(state, "b", [(30.0, 40.0)])
+    place(state, "w", [(60.0, 10.0), (61.08, 10.0), (62.16, 10.0)])
+    assert (30.0, 15.0) in move_points(state, state.unit("a"), 5.0, "normal")  # a clear way
+    place(state, "w", line(28.92, 12.0, 3))  # a friendly line across the way to b
+    points = move_points(state, state.unit("a"), 5.0, "normal")
+    towards_b = min(points, key=lambda p: math.dist(p, (30.0, 40.0)))
+    # straight on, the model stops at the line (about 29" from b); turned 60 degrees it goes
+    # the full 5" past the line's end and ends nearer b
+    assert towards_b == pytest.approx((30.0 - 5.0 * math.sin(math.radians(60)), 12.5))
+    after, events = play(state, Action("move", 0, "a", point=towards_b, choice="normal"))
+    assert first(events, "moved").data["distance"] == pytest.approx(5.0)
+    assert tuple(after.pos[after.members("a")][0]) == pytest.approx(towards_b)
 
 
 def test_aos_m5_flying_models_pass_over_other_models() -> None:

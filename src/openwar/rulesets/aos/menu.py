@@ -1,6 +1,7 @@
 """The finite menu of actions for the side to decide, phase by phase. Moves are offered as
-candidates (towards each enemy unit, each objective, away from the enemy); any other point a
-person gives is checked by the same rules when applied."""
+candidates (towards each enemy unit, each objective, away from the enemy; a way that a base
+blocks is tried turned, AOS-B8); any other point a person gives is checked by the same rules
+when applied."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from openwar.rulesets.aos.rules import battle_rules
 from openwar.rulesets.aos.wounds import templates
 
 MIN_MOVE = 0.25
+BLOCKED = 0.9  # a straight move that gets less than this share of its way is blocked ...
+DETOURS = (30.0, -30.0, 60.0, -60.0, 90.0, -90.0)  # ... and tried turned by these degrees
 
 
 def menu(state: GameState) -> list[Action]:
@@ -59,8 +62,8 @@ def _hero(state: GameState, side: int) -> list[Action]:
 def move_points(
     state: GameState, unit: UnitState, limit: float, kind: str
 ) -> list[tuple[float, float]]:
-    """Candidate destinations: towards each enemy unit and objective (keeping 3" away), or for
-    a retreat away from the nearest enemies."""
+    """Candidate destinations: towards each enemy unit and objective (keeping 3" away; round
+    a base in the way, :func:`_detour`), or for a retreat away from the nearest enemies."""
     rules = battle_rules()
     fly = handlers.flies(unit)
     here = np.asarray(centre(state, unit.id))
@@ -82,8 +85,10 @@ def move_points(
         goals += [np.asarray(p) for p in objectives(state)]
     found: list[tuple[float, float]] = []
     for goal in goals:
-        keep = None if kind == "retreat" else rules.enemy_gap
-        shift = block_shift(state, unit.id, goal, limit, keep_away=keep, fly=fly)
+        if kind == "retreat":
+            shift = block_shift(state, unit.id, goal, limit, keep_away=None, fly=fly)
+        else:
+            shift = _detour(state, unit, here, goal, limit, rules.enemy_gap, fly)
         if float(np.hypot(*shift)) < MIN_MOVE:
             continue
         if kind == "retreat":
@@ -95,6 +100,39 @@ def move_points(
         if point not in found:
             found.append(point)
     return found
+
+
+def _detour(
+    state: GameState,
+    unit: UnitState,
+    here: np.ndarray,
+    goal: np.ndarray,
+    limit: float,
+    keep_away: float,
+    fly: bool,
+) -> np.ndarray:
+    """The straight move towards ``goal`` or, when a base (or the 3" gap to an enemy) stops it
+    short of :data:`BLOCKED` of its way, of it and the same move turned by each of
+    :data:`DETOURS`, the one that ends nearest the goal (a turn must end :data:`MIN_MOVE`
+    nearer). A model may move in any combination of directions (AOS-M1); a turned straight
+    move lets a unit behind its own lines go round them, as the menu's straight ones cannot."""
+    shift = block_shift(state, unit.id, goal, limit, keep_away=keep_away, fly=fly)
+    delta = goal - here
+    length = float(np.hypot(*delta))
+    travel = min(limit, length)
+    if length == 0.0 or float(np.hypot(*shift)) >= BLOCKED * travel:
+        return shift
+    way = delta / length
+    best = float(np.hypot(*(here + shift - goal)))
+    for angle in DETOURS:
+        c, s = np.cos(np.radians(angle)), np.sin(np.radians(angle))
+        turn = np.array([c * way[0] - s * way[1], s * way[0] + c * way[1]])
+        tried = block_shift(state, unit.id, here + turn * travel, limit, keep_away=keep_away,
+                            fly=fly)  # fmt: skip
+        far = float(np.hypot(*(here + tried - goal)))
+        if far < best - MIN_MOVE:
+            best, shift = far, tried
+    return shift
 
 
 def _movement(state: GameState, side: int) -> list[Action]:
