@@ -369,6 +369,29 @@ def test_aos_g3_range_sight_cover_and_minus_1_to_hit_go_by_the_feature() -> None
     assert moves_b and all(moves.unit_gap(play(state, a)[0], "b", "a") > 3.0 for a in moves_b)
 
 
+def test_aos_g2_the_3_inch_gap_to_a_garrison_is_measured_to_a_thousandth_as_aos_m2() -> None:
+    import numpy as np
+
+    from openwar.engine.space import centroid
+    from openwar.rulesets.aos import garrisons
+
+    state, _ = play(garrison_battle(), Action("garrison", 0, "a", choice="0"))
+    state.phase, state.active, state.extra["turn"] = "movement", 1, 1
+    place(state, "b", line(27.0, 31.0, 5))
+    start = centroid(state, state.on_table("b"))
+    way = np.array([0.6, -0.8])  # 5" towards the tower, stopped by its 3" zone
+    reach = garrisons.path_fraction(state, "b", way * 5.0) * 5.0
+    assert 0.0 < reach < 5.0
+
+    def to(distance: float) -> tuple[float, float]:
+        end = start + way * distance
+        return (float(end[0]), float(end[1]))
+
+    play(state, Action("move", 1, "b", point=to(reach + 0.0005), choice="normal"))  # a hair in
+    with pytest.raises(IllegalActionError, match="AOS-G2"):
+        play(state, Action("move", 1, "b", point=to(reach + 0.01), choice="normal"))
+
+
 def test_aos_g3_a_charge_at_a_garrison_ends_within_half_an_inch_of_the_feature() -> None:
     state, _ = play(garrison_battle(), Action("garrison", 0, "a", choice="0"))
     state = in_phase(state, "charge", turn=1)

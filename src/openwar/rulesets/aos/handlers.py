@@ -173,7 +173,10 @@ def check_move(
         raise IllegalActionError(
             "AOS-M2", 'no part of a normal move may be within 3" of an enemy unit'
         )
-    if kind != "retreat" and garrisons.path_fraction(state, unit.id, shift) < 1.0 - 1e-6:
+    if (
+        kind != "retreat"
+        and garrisons.path_fraction(state, unit.id, shift) * length < length - 1e-3
+    ):
         raise IllegalActionError(
             "AOS-G2", 'no part of a normal move may be within 3" of a feature the enemy garrisons'
         )
