@@ -11,8 +11,12 @@ from openwar.ai import HeuristicPlayer, SearchPlayer, evaluation_for
 from openwar.ai.aos_eval import (
     EVALUATION,
     TWO_D6,
+    AosEvaluation,
+    Weights,
     actual_uses,
     charge_odds,
+    gathering,
+    gathering_gain,
     holders,
     judge,
     objective_value,
@@ -146,6 +150,57 @@ def test_an_objective_is_worth_more_when_the_rival_cannot_retake_it() -> None:
     assert 0.0 < safe < stake(state)
     place(state, "b", line(12.0, 30.0, 5))  # the enemy could now run onto it
     assert objective_value(state, 0) < safe
+
+
+def gathering_state() -> GameState:
+    """The enemy's five stand on a Field of Glory objective; our ten stand 9" from it, out of
+    its 6" but within two turns of moving and running."""
+    state = battle([unit("a", 10, profile(move=5))], [unit("b", 5, profile()), unit("c", 1)])
+    place(state, "a", line(10.0, 10.0, 10))
+    place(state, "b", line(10.0, 19.0, 5))
+    place(state, "c", [(60.0, 40.0)])
+    state.board.update(victory="Field of Glory", objectives=[[12.0, 19.0]])
+    state.extra["objectives"], state.extra["control"] = [[12.0, 19.0]], [1]
+    return in_phase(state, "movement")
+
+
+def test_units_gather_on_an_objective_they_can_outnumber_the_holders_of() -> None:
+    """Each model of the deficit (six: the holders' five and one) made good is a like share
+    of w.gather x the objective's worth, and nothing beyond taking it."""
+    state = gathering_state()
+    goal = gathering(state, 0)
+    assert goal is not None and (goal.index, goal.margin, goal.deficit) == (0, -5.0, 6.0)
+    w = EVALUATION.w
+    share = w.gather * w.objective * goal.worth / 6.0
+    members = state.on_table("a")
+    xy = state.pos[members].copy()
+    xy[:3] = [(12.0, 18.0), (12.0, 20.0), (13.0, 19.0)]  # three of ours within 6"
+    assert gathering_gain(state, 0, members, xy) == pytest.approx(3 * share)
+    xy[:9] = [(11.0 + 0.1 * k, 17.0) for k in range(9)]  # nine: held by four
+    assert gathering_gain(state, 0, members, xy) == pytest.approx(6 * share)
+    # a move towards it is worth more for the gathering (w.gather = 0: none)
+    moves = [a for a in legal_actions(state) if a.kind == "move" and a.point is not None]
+    towards = min(moves, key=lambda a: float(np.hypot(*(np.asarray(a.point) - [12.0, 19.0]))))
+    apart = AosEvaluation(Weights(gather=0.0))
+    assert gathering(state, 0, apart.w) is None
+    assert EVALUATION.action_value(state, towards) > apart.action_value(state, towards)
+
+
+def test_no_gathering_where_our_free_units_cannot_outnumber_the_holders() -> None:
+    state = gathering_state()
+    place(state, "b", line(50.0, 40.0, 5))
+    assert gathering(state, 0) is not None  # nobody's: one model would take it
+    state.extra["control"] = [0]  # ours, and it stays ours until the enemy has more there
+    assert gathering(state, 0) is None
+    state = gathering_state()
+    state.board["victory"] = "War of Attrition"  # objectives worth nothing
+    assert gathering(state, 0) is None
+    state = gathering_state()
+    place(state, "a", line(10.0, 60.0, 10))  # beyond two turns of moving and running
+    assert gathering(state, 0) is None
+    state = gathering_state()
+    place(state, "c", [(15.0, 12.0)])  # within 3" of our ten: they may only stay or retreat
+    assert gathering(state, 0) is None
 
 
 def test_more_enemy_points_destroyed_is_a_better_position() -> None:

@@ -14,7 +14,9 @@ follows. A charge is worth the fight it leads to (the exact 2D6 odds of reaching
 less the target's reply; a move is worth the objectives it takes, the shooting and charges it
 makes possible this turn, and the enemy attacks it walks into next turn (each enemy's Move
 plus the 2D6 odds of its charge, or its weapons' range). Command abilities are worth the
-roll or the models they save, less the command point.
+roll or the models they save, less the command point. Each side also gathers on one
+objective it can outnumber the holders of (:func:`gathering`, as OpenWar's evaluation does):
+every move closes on it and gets its share of taking it.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from openwar.engine.space import centroid, gaps
 from openwar.engine.state import GameState, IntArray, UnitState
 from openwar.rulesets.aos import attacks, characteristics, garrisons, handlers, magic, phases
 from openwar.rulesets.aos.board import objectives, territory
-from openwar.rulesets.aos.moves import charge_positions, pile_in
+from openwar.rulesets.aos.moves import charge_positions, near_enemy, pile_in
 from openwar.rulesets.aos.odds import AosAttack, attack_odds
 from openwar.rulesets.aos.rules import battle_rules
 from openwar.rulesets.aos.setup import formation_at
@@ -75,6 +77,8 @@ class Weights:
     last_word: float = 0.05  # moving last in the final round (objectives), likewise
     guard: float = 2.0  # models: a held objective's security grows with this many more ...
     guard_bias: float = 1.5  # ... of ours in range than the rival's that could come (logit)
+    gather: float = 0.5  # share of the gathering objective's worth, spread over its deficit
+    gather_rounds: int = 2  # turns of Moves and runs within which models count towards it
 
 
 WEIGHTS = Weights()
@@ -504,9 +508,33 @@ def control(
     it, else it stays with its holder. Security: the chance its holder keeps it, from its
     models in range against the rival's models that could be in range after a Move and a
     run at its mean roll."""
+    found = tally(state, moved, xy, thinned)
+    if found is None:
+        return [], []
+    held, counts, reachable = found
+    signs, security = [], []
+    for k, h in enumerate(held):
+        signs.append(0.0 if h is None else (1.0 if h == side else -1.0))
+        if h is None:
+            security.append(0.0)
+            continue
+        edge = (counts[h, k] - reachable[1 - h, k]) / w.guard + w.guard_bias
+        security.append(1.0 / (1.0 + math.exp(-edge)))
+    return signs, security
+
+
+def tally(
+    state: GameState,
+    moved: IntArray | None = None,
+    xy: FloatArray | None = None,
+    thinned: dict[str, float] | None = None,
+) -> tuple[list[int | None], FloatArray, FloatArray] | None:
+    """(the side holding each objective at the next control check or None, each side's models
+    counting for it (2, k), each side's models that could be in its range after a Move and a
+    mean run (2, k)), as :func:`control` reads them; None when there are no objectives."""
     points = objectives(state)
     if not points:
-        return [], []
+        return None
     pos, live = state.pos, state.alive & state.deployed
     if moved is not None and xy is not None:
         pos, live = pos.copy(), live.copy()
@@ -540,15 +568,79 @@ def control(
         for k in range(len(points)):
             if abs(counts[0, k] - counts[1, k]) > 1e-9:
                 held[k] = int(np.argmax(counts[:, k]))
-    signs, security = [], []
-    for k, h in enumerate(held):
-        signs.append(0.0 if h is None else (1.0 if h == side else -1.0))
-        if h is None:
-            security.append(0.0)
+    return held, counts, reachable
+
+
+@dataclass(frozen=True)
+class Gathering:
+    """The objective a side gathers its units on (:func:`gathering`)."""
+
+    index: int  # into the board's objectives
+    worth: float  # :func:`worth` to the side
+    margin: float  # the side's models counting for it less the enemy's now
+
+    @property
+    def deficit(self) -> float:
+        """Models the side lacks to take it: one more than the enemy's."""
+        return 1.0 - self.margin
+
+
+def gathering(state: GameState, side: int, w: Weights = WEIGHTS) -> Gathering | None:
+    """The objective ``side`` should gather on: of the objectives worth taking that it does
+    not hold, the most valuable one (then the one lacking fewest models) that its units not
+    within 3" of an enemy could outnumber the enemy on by moving and running there within
+    ``w.gather_rounds`` turns; None when there is none (remembered while the state is only
+    read). A mass no single unit can outnumber gives no unit a reason to go on its own."""
+    memo = _memo(state)
+    key = ("gathering", side, w.gather, w.gather_rounds)
+    if key not in memo:
+        memo[key] = _gathering(state, side, w)
+    found: Gathering | None = memo[key]
+    return found
+
+
+def _gathering(state: GameState, side: int, w: Weights) -> Gathering | None:
+    if w.gather == 0.0:
+        return None
+    found = tally(state)
+    if found is None:
+        return None
+    held, counts, _ = found
+    free = [u.id for u in state.side_units(side) if not near_enemy(state, u.id)]
+    ours = np.concatenate([state.on_table(uid) for uid in free]) if free else np.zeros(0, int)
+    if not len(ours):
+        return None
+    rounds = min(w.gather_rounds, max(scorings_left(state, side), 1))
+    travel = _mini_moves(state)[ours] * rounds
+    reach = float(state.board.get("control_range", battle_rules().objective_range))
+    best: Gathering | None = None
+    for k, point in enumerate(objectives(state)):
+        value = worth(state, k, side, w)
+        if held[k] == side or value <= 0.0:
             continue
-        edge = (counts[h, k] - reachable[1 - h, k]) / w.guard + w.guard_bias
-        security.append(1.0 / (1.0 + math.exp(-edge)))
-    return signs, security
+        goal = Gathering(k, value, float(counts[side, k] - counts[1 - side, k]))
+        gap = np.hypot(*(state.pos[ours] - np.asarray(point)).T) - state.radius[ours]
+        coming = int(np.count_nonzero((gap > reach) & (gap <= reach + travel)))
+        if coming >= goal.deficit and (
+            best is None or (goal.worth, goal.margin) > (best.worth, best.margin)
+        ):
+            best = goal
+    return best
+
+
+def gathering_gain(
+    state: GameState, side: int, moved: IntArray, xy: FloatArray, w: Weights = WEIGHTS
+) -> float:
+    """What the models ``moved`` standing at ``xy`` are worth towards ``side``'s
+    :func:`gathering`: ``w.gather`` of the objective's worth for the whole deficit made good,
+    a like share for each model of it (none beyond taking it)."""
+    goal = gathering(state, side, w)
+    found = None if goal is None else tally(state, moved, xy)
+    if goal is None or found is None:
+        return 0.0
+    counts = found[1]
+    margin = float(counts[side, goal.index] - counts[1 - side, goal.index])
+    return w.gather * w.objective * goal.worth * (min(margin, 1.0) - goal.margin) / goal.deficit
 
 
 def _mini_moves(state: GameState) -> FloatArray:
@@ -833,7 +925,12 @@ class AosEvaluation:
         held = objective_value(state, unit.side, members, xy, w=w)
         held -= self._objectives(state, unit.side)
         lacking = wanted(state, unit.side, w)
-        if lacking:
+        goal = gathering(state, unit.side, w)
+        if goal is not None:  # every unit closes on the gathering and gets its share
+            held += gathering_gain(state, unit.side, members, xy, w)
+            point = np.asarray(objectives(state)[goal.index])
+            drive = goal.worth * (distance_to(here, point) - distance_to(xy, point)) / w.approach
+        elif lacking:
             drive = (
                 max(worth * (distance_to(here, p) - distance_to(xy, p)) for p, worth in lacking)
                 / w.approach
