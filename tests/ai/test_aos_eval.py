@@ -154,7 +154,7 @@ def test_an_objective_is_worth_more_when_the_rival_cannot_retake_it() -> None:
 
 def gathering_state() -> GameState:
     """The enemy's five stand on a Field of Glory objective; our ten stand 9" from it, out of
-    its 6" but within two turns of moving and running."""
+    its 6" but within a turn of moving and running (Move 5" and a mean run of 3.5")."""
     state = battle([unit("a", 10, profile(move=5))], [unit("b", 5, profile()), unit("c", 1)])
     place(state, "a", line(10.0, 10.0, 10))
     place(state, "b", line(10.0, 19.0, 5))
@@ -189,14 +189,17 @@ def test_units_gather_on_an_objective_they_can_outnumber_the_holders_of() -> Non
 def test_no_gathering_where_our_free_units_cannot_outnumber_the_holders() -> None:
     state = gathering_state()
     place(state, "b", line(50.0, 40.0, 5))
-    assert gathering(state, 0) is not None  # nobody's: one model would take it
+    assert gathering(state, 0) is not None  # the enemy's, nobody near: one model takes it
     state.extra["control"] = [0]  # ours, and it stays ours until the enemy has more there
     assert gathering(state, 0) is None
     state = gathering_state()
     state.board["victory"] = "War of Attrition"  # objectives worth nothing
     assert gathering(state, 0) is None
     state = gathering_state()
-    place(state, "a", line(10.0, 60.0, 10))  # beyond two turns of moving and running
+    place(state, "a", line(10.0, 39.0, 10))  # 20" off: two turns of moving and running
+    assert gathering(state, 0) is not None
+    assert gathering(state, 0, Weights(gather_rounds=1)) is None
+    place(state, "a", line(10.0, 50.0, 10))  # beyond two turns
     assert gathering(state, 0) is None
     state = gathering_state()
     place(state, "c", [(15.0, 12.0)])  # within 3" of our ten: they may only stay or retreat

@@ -592,7 +592,7 @@ def gathering(state: GameState, side: int, w: Weights = WEIGHTS) -> Gathering | 
     ``w.gather_rounds`` turns; None when there is none (remembered while the state is only
     read). A mass no single unit can outnumber gives no unit a reason to go on its own."""
     memo = _memo(state)
-    key = ("gathering", side, w.gather, w.gather_rounds)
+    key = ("gathering", side, w)
     if key not in memo:
         memo[key] = _gathering(state, side, w)
     found: Gathering | None = memo[key]

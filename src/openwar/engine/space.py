@@ -14,6 +14,10 @@ from openwar.engine.state import POSITION_DECIMALS, BoolArray, FloatArray, GameS
 
 OVERLAP_TOLERANCE = 2e-6  # covers rounding touching bases to POSITION_DECIMALS (<= 1.42e-6)
 GAP_TABLE = "engine.gap_table"  # (Lookups.memo) the last table of gaps, with its positions
+BLOCKED = 0.9  # a straight move that gets less than this share of its way is blocked ...
+DETOURS = (30.0, -30.0, 60.0, -60.0, 90.0, -90.0)  # ... and tried turned by these degrees
+_COS = np.array([np.cos(np.radians(a)) for a in DETOURS])  # each turn's cosine and sine
+_SIN = np.array([np.sin(np.radians(a)) for a in DETOURS])
 
 
 def dot2(a: FloatArray, b: FloatArray) -> FloatArray:
@@ -190,3 +194,19 @@ def centroid(state: GameState, members: IntArray) -> FloatArray:
         state.scratch[key] = found
         found.flags.writeable = False
     return found
+
+
+def detour_fans(u: FloatArray, travel: FloatArray) -> FloatArray:
+    """(k, 1 + t, 2): each goal's straight move ``travel`` (k,) along the unit vector ``u``
+    (k, 2), then the same move turned by each of :data:`DETOURS` (a menu's ways round a
+    blockage, in every ruleset that moves units as blocks)."""
+    return kernels.fans(u, travel, _COS, _SIN)
+
+
+def pick_detours(delta: FloatArray, moves: FloatArray, travel: FloatArray, gain: float
+                 ) -> FloatArray:  # fmt: skip
+    """(k, 2): of each fan of ``moves`` (k, 1 + t, 2) that the table allows (the straight
+    move, then its turns; ``delta`` (k, 2) from the start to the goal), the straight move,
+    unless it gets less than :data:`BLOCKED` of its way ``travel`` and the turn that ends
+    nearest the goal (the first of equals) ends ``gain`` nearer than it."""
+    return kernels.picks(delta, moves, travel, BLOCKED, gain)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from openwar.engine.actions import Action
+from openwar.engine.space import BLOCKED, detour_fans, pick_detours
 from openwar.engine.state import GameState, UnitState
 from openwar.rulesets.aos import attacks, characteristics, garrisons, handlers, magic, phases
 from openwar.rulesets.aos.board import objectives
@@ -16,8 +17,6 @@ from openwar.rulesets.aos.rules import battle_rules
 from openwar.rulesets.aos.wounds import templates
 
 MIN_MOVE = 0.25
-BLOCKED = 0.9  # a straight move that gets less than this share of its way is blocked ...
-DETOURS = (30.0, -30.0, 60.0, -60.0, 90.0, -90.0)  # ... and tried turned by these degrees
 
 
 def menu(state: GameState) -> list[Action]:
@@ -112,27 +111,24 @@ def _detour(
     fly: bool,
 ) -> np.ndarray:
     """The straight move towards ``goal`` or, when a base (or the 3" gap to an enemy) stops it
-    short of :data:`BLOCKED` of its way, of it and the same move turned by each of
-    :data:`DETOURS`, the one that ends nearest the goal (a turn must end :data:`MIN_MOVE`
-    nearer). A model may move in any combination of directions (AOS-M1); a turned straight
-    move lets a unit behind its own lines go round them, as the menu's straight ones cannot."""
-    shift = block_shift(state, unit.id, goal, limit, keep_away=keep_away, fly=fly)
+    short of :data:`~openwar.engine.space.BLOCKED` of its way, of it and the same move turned
+    by each of :data:`~openwar.engine.space.DETOURS`, the turn that ends nearest the goal if it
+    ends :data:`MIN_MOVE` nearer than the straight one (the choice OpenWar's menu makes,
+    :func:`~openwar.engine.space.pick_detours`). A model may move in any combination of
+    directions (AOS-M1); a turned straight move lets a unit behind its own lines go round
+    them, as the menu's straight ones cannot."""
+    straight = block_shift(state, unit.id, goal, limit, keep_away=keep_away, fly=fly)
     delta = goal - here
     length = float(np.hypot(*delta))
-    travel = min(limit, length)
-    if length == 0.0 or float(np.hypot(*shift)) >= BLOCKED * travel:
-        return shift
-    way = delta / length
-    best = float(np.hypot(*(here + shift - goal)))
-    for angle in DETOURS:
-        c, s = np.cos(np.radians(angle)), np.sin(np.radians(angle))
-        turn = np.array([c * way[0] - s * way[1], s * way[0] + c * way[1]])
-        tried = block_shift(state, unit.id, here + turn * travel, limit, keep_away=keep_away,
-                            fly=fly)  # fmt: skip
-        far = float(np.hypot(*(here + tried - goal)))
-        if far < best - MIN_MOVE:
-            best, shift = far, tried
-    return shift
+    travel = np.array([min(limit, length)])
+    if length == 0.0 or float(np.hypot(*straight)) >= BLOCKED * travel[0]:
+        return straight
+    fan = detour_fans((delta / length)[None, :], travel)[0]
+    moves = [straight] + [
+        block_shift(state, unit.id, here + way, limit, keep_away=keep_away, fly=fly)
+        for way in fan[1:]
+    ]
+    return np.asarray(pick_detours(delta[None, :], np.asarray(moves)[None], travel, MIN_MOVE)[0])
 
 
 def _movement(state: GameState, side: int) -> list[Action]:

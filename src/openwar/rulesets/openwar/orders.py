@@ -16,9 +16,11 @@ from openwar.engine.events import Event
 from openwar.engine.space import (
     OVERLAP_TOLERANCE,
     centroid,
+    detour_fans,
     furthest_translation,
     furthest_translations,
     groups,
+    pick_detours,
     placement_clear,
     unit_gaps,
 )
@@ -28,11 +30,7 @@ from openwar.rulesets.openwar.rules import battle_rules
 REACH_TOLERANCE = 1e-3  # cm: a destination this close to the reachable end counts as reached
 EDGE_ROOM = 1.0  # cm: the table grown by this when only the way's enemy bases are asked about
 MIN_MOVE = 0.5  # cm: a candidate move shorter than this is not offered
-BLOCKED = 0.9  # a straight move that gets less than this share of its way is blocked
-DETOURS = (30.0, -30.0, 60.0, -60.0, 90.0, -90.0)  # degrees: turns tried around a blockage
 CONTACT_TRIES = 8  # closest pairs of miniatures tried for a charge's base contact
-_COS = np.array([np.cos(np.radians(a)) for a in DETOURS])  # each turn's cosine and sine
-_SIN = np.array([np.sin(np.radians(a)) for a in DETOURS])
 
 
 def enemy_minis(state: GameState, side: int) -> np.ndarray:
@@ -178,7 +176,7 @@ def reachable_point(
 ) -> tuple[float, float] | None:
     """The unblocked centre position within ``limit`` that ends nearest ``towards`` (stopping
     ``stop_short`` of it): straight there, or, when a base blocks the straight way, the best of
-    a fan of detours (:data:`DETOURS`) around it."""
+    a fan of detours (:data:`~openwar.engine.space.DETOURS`) around it."""
     goals = np.asarray(towards, dtype=np.float64).reshape(1, 2)
     return reachable_points(state, unit_id, goals, np.array([limit]), np.array([stop_short]))[0]
 
@@ -219,9 +217,9 @@ def _around(
     state: GameState, members: np.ndarray, delta: FloatArray, u: FloatArray, travel: FloatArray
 ) -> FloatArray:
     """For each goal (k): the move ``travel`` along the unit vector ``u``, or, when a base
-    blocks it (it gets less than :data:`BLOCKED` of its way), of it and the fan of turned moves
-    (:data:`DETOURS`), the one that ends nearest the goal (``delta`` from the start); a turn
-    must gain :data:`MIN_MOVE` over the straight move. The turned moves are worked out with
+    blocks it, of it and the fan of turned moves, the one that ends nearest the goal
+    (``delta`` from the start; :func:`openwar.engine.space.pick_detours`); a turn must gain
+    :data:`MIN_MOVE` over the straight move. The turned moves are worked out with
     the straight one (most moves asked for are blocked)."""
     shifts = _fan(u, travel)
     moves = tray_moves(state, members, shifts.reshape(-1, 2)).reshape(shifts.shape)
@@ -230,12 +228,12 @@ def _around(
 
 def _fan(u: FloatArray, travel: FloatArray) -> FloatArray:
     """(k, 7, 2): each goal's straight move ``travel`` along ``u`` (k, 2), then its turns."""
-    return kernels.fans(u, travel, _COS, _SIN)
+    return detour_fans(u, travel)
 
 
 def _pick(delta: FloatArray, moves: FloatArray, travel: FloatArray) -> FloatArray:
     """(k, 2): of each goal's fan of ``moves`` (k, 7, 2), the one :func:`_around` takes."""
-    return kernels.picks(delta, moves, travel, BLOCKED, MIN_MOVE)
+    return pick_detours(delta, moves, travel, MIN_MOVE)
 
 
 def contact(
