@@ -531,7 +531,33 @@ def tally(
 ) -> tuple[list[int | None], FloatArray, FloatArray] | None:
     """(the side holding each objective at the next control check or None, each side's models
     counting for it (2, k), each side's models that could be in its range after a Move and a
-    mean run (2, k)), as :func:`control` reads them; None when there are no objectives."""
+    mean run (2, k)), as :func:`control` reads them; None when there are no objectives.
+    Remembered while the state is only read: a move's objectives and its part of the
+    gathering both ask it."""
+    key = None
+    if thinned is None:
+        key = ("tally", None if moved is None else moved.tobytes(),
+               None if xy is None else np.asarray(xy, dtype=np.float64).tobytes())  # fmt: skip
+    memo = _memo(state)
+    if key in memo:
+        known: tuple[list[int | None], FloatArray, FloatArray] | None = memo[key]
+        return known
+    found = _tally(state, moved, xy, thinned)
+    if key is not None:
+        memo[key] = found
+    return found
+
+
+def _control_range(state: GameState) -> float:
+    return float(state.board.get("control_range", battle_rules().objective_range))
+
+
+def _tally(
+    state: GameState,
+    moved: IntArray | None,
+    xy: FloatArray | None,
+    thinned: dict[str, float] | None,
+) -> tuple[list[int | None], FloatArray, FloatArray] | None:
     points = objectives(state)
     if not points:
         return None
@@ -558,7 +584,7 @@ def tally(
         )
         d -= state.radius[minis, None]
         nearest = np.argmin(d, axis=1)
-        reach = float(state.board.get("control_range", battle_rules().objective_range))
+        reach = _control_range(state)
         ok = d[np.arange(len(minis)), nearest] <= reach + 1e-6
         sides = state.lookup().side_of[minis]
         np.add.at(counts, (sides[ok], nearest[ok]), weight[minis][ok])
@@ -612,7 +638,7 @@ def _gathering(state: GameState, side: int, w: Weights) -> Gathering | None:
         return None
     rounds = min(w.gather_rounds, max(scorings_left(state, side), 1))
     travel = _mini_moves(state)[ours] * rounds
-    reach = float(state.board.get("control_range", battle_rules().objective_range))
+    reach = _control_range(state)
     best: Gathering | None = None
     for k, point in enumerate(objectives(state)):
         value = worth(state, k, side, w)

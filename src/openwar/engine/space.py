@@ -203,8 +203,9 @@ def detour_fans(u: FloatArray, travel: FloatArray) -> FloatArray:
     return kernels.fans(u, travel, _COS, _SIN)
 
 
-def pick_detours(delta: FloatArray, moves: FloatArray, travel: FloatArray, gain: float
-                 ) -> FloatArray:  # fmt: skip
+def pick_detours(
+    delta: FloatArray, moves: FloatArray, travel: FloatArray, gain: float
+) -> FloatArray:
     """(k, 2): of each fan of ``moves`` (k, 1 + t, 2) that the table allows (the straight
     move, then its turns; ``delta`` (k, 2) from the start to the goal), the straight move,
     unless it gets less than :data:`BLOCKED` of its way ``travel`` and the turn that ends

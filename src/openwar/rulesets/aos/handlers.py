@@ -30,6 +30,7 @@ from openwar.rulesets.aos.wounds import allocate, has_keyword, roll_expr, templa
 
 Handler = Callable[[GameState, Action, Dice], list[Event]]
 START_OF_PHASE = ("sacrifice",)
+MOVE_TOLERANCE = 1e-3  # inches: a move is measured to a thousandth (rounding, not a rule)
 
 
 def own_unit(state: GameState, action: Action, clause: str) -> UnitState:
@@ -165,17 +166,17 @@ def check_move(
     members = state.on_table(unit.id)
     shift = np.asarray(point, dtype=np.float64) - centroid(state, members)
     length = float(np.hypot(*shift))
-    if length > limit + 1e-3:
+    if length > limit + MOVE_TOLERANCE:
         raise IllegalActionError("AOS-M1", f'{unit.id} can move {limit:g}", not {length:.2f}"')
     enemies = enemy_minis(state, unit.side)
     clear = clearance_limit(state, members, shift, enemies, rules.enemy_gap)
-    if kind != "retreat" and clear < length - 1e-3:
+    if kind != "retreat" and clear < length - MOVE_TOLERANCE:
         raise IllegalActionError(
             "AOS-M2", 'no part of a normal move may be within 3" of an enemy unit'
         )
     if (
         kind != "retreat"
-        and garrisons.path_fraction(state, unit.id, shift) * length < length - 1e-3
+        and garrisons.path_fraction(state, unit.id, shift) * length < length - MOVE_TOLERANCE
     ):
         raise IllegalActionError(
             "AOS-G2", 'no part of a normal move may be within 3" of a feature the enemy garrisons'
@@ -183,7 +184,8 @@ def check_move(
     if flies(unit):
         ok = placement_clear(state, members, state.pos[members] + shift)
     else:
-        ok = float(np.hypot(*(shift - furthest_translation(state, members, shift)))) <= 1e-3
+        stopped = furthest_translation(state, members, shift)
+        ok = float(np.hypot(*(shift - stopped))) <= MOVE_TOLERANCE
     if not ok:
         raise IllegalActionError("AOS-M1", f"{unit.id} cannot cross other models or the table edge")
     ended = state.pos[members] + shift
