@@ -22,6 +22,7 @@ from openwar.engine.kernels import (
     contact_tries,
     fans,
     gaps,
+    grid_path,
     nearest_after,
     picks,
     straight_moves,
@@ -201,6 +202,7 @@ def test_ties_are_settled_as_numpy_settles_them() -> None:
         "picks",
         "contact_tries",
         "nearest_after",
+        "grid_path",
     ],
 )
 def test_no_fused_multiply_add_in_the_machine_code(kernel: str) -> None:
@@ -227,6 +229,10 @@ def test_no_fused_multiply_add_in_the_machine_code(kernel: str) -> None:
         "nearest_after": (nearest_after, (xy, ones, index, index, xy)),
         "fans": (fans, (xy, ones, ones, ones)),
         "picks": (picks, (xy, np.ones((1, 7, 2)), ones, 0.9, 0.5)),
+        "grid_path": (
+            grid_path,
+            (np.zeros(2), 0.5, xy + 3.0, ones, xy + 2.0, ones, 0.5, 4.0, 0.5, 9.0, 9.0, 1e-3),
+        ),
     }[kernel]
     untyped: Any = dispatcher  # the numba dispatcher behind the typed name
     options = {
@@ -533,3 +539,40 @@ def test_kernels_compile_without_a_disk_cache_where_nothing_can_be_written(
     assert compiled(1.5) == 3.0
     assert not compiled.targetoptions.get("cache")
     assert compiled.targetoptions["error_model"] == "numpy"
+
+
+def _path(start: tuple[float, float], walls: list[tuple[float, float]], goal: tuple[float, float],
+          limit: float, r: float = 0.5) -> FloatArray:  # fmt: skip
+    """grid_path on a 60x44 table, every base of radius ``r``, the goal also an obstacle."""
+    bases = np.array([*walls, goal], dtype=np.float64)
+    return grid_path(np.array(start, dtype=np.float64), r, bases, np.full(len(bases), r),
+                     np.array([goal], dtype=np.float64), np.array([r]), 0.5, limit, 0.5,
+                     60.0, 44.0, 1e-3)  # fmt: skip
+
+
+def _clear_of(end: FloatArray, bases: list[tuple[float, float]], r: float = 0.5) -> bool:
+    return all(math.dist(end, b) >= 2 * r for b in bases)
+
+
+def test_grid_path_goes_straight_on_an_open_table() -> None:
+    found = _path((10.0, 10.0), [], (10.0, 20.0), 12.0)
+    assert math.dist(found[:2], (10.0, 20.0)) - 1.0 == pytest.approx(0.25, abs=0.3)
+    assert found[2] == pytest.approx(math.dist((10.0, 10.0), found[:2]), abs=1e-9)
+    assert np.isnan(_path((10.0, 10.0), [], (10.0, 20.0), 8.0)).all()  # 8.75" away
+
+
+def test_grid_path_goes_round_a_wall_within_its_limit_or_not_at_all() -> None:
+    wall = [(6.0 + 1.1 * k, 14.0) for k in range(9)]  # x 5.5 to 15.3: across the straight way
+    found = _path((10.0, 10.0), wall, (10.0, 18.0), 14.0)
+    straight = 8.0 - 1.0 - 0.25
+    assert not np.isnan(found).any() and found[2] > straight + 2.0  # round an end
+    assert math.dist(found[:2], (10.0, 18.0)) - 1.0 <= 0.5 and _clear_of(found[:2], wall)
+    assert np.isnan(_path((10.0, 10.0), wall, (10.0, 18.0), straight + 1.0)).all()
+
+
+def test_grid_path_leaves_a_base_it_touches_and_is_stopped_by_a_ring() -> None:
+    touching = [(11.0, 10.0)]  # in base contact: moving away is free
+    assert not np.isnan(_path((10.0, 10.0), touching, (4.0, 10.0), 8.0)).any()
+    ring = [(10.0 + 1.05 * math.cos(a), 10.0 + 1.05 * math.sin(a))
+            for a in np.linspace(0.0, 2 * math.pi, 7)[:-1]]  # fmt: skip
+    assert np.isnan(_path((10.0, 10.0), ring, (4.0, 10.0), 12.0)).all()

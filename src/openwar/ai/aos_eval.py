@@ -1153,10 +1153,15 @@ class AosEvaluation:
         after.pos[members] = xy
         after.unit(unit_id).flags["charged"] = True
         held = objective_value(after, unit.side, w=self.w) - self._objectives(state, unit.side)
+        held += gathering_gain(state, unit.side, members, xy, self.w)  # a charge is a move
         pile_in(after, unit_id, battle_rules().pile_in)
         uses = actual_uses(after, unit_id, target, False)
         ours = judge(after, target, pooled_damage(after, unit_id, target, uses, False), self.w)
         reply = potential(state, state.unit(target), unit_id, False, False, self.w).value
+        if objectives(after) and ours.survive < 1.0:  # the objectives its casualties change
+            thinned = {target: ours.survive}
+            held += objective_value(after, unit.side, thinned=thinned, w=self.w)
+            held -= objective_value(after, unit.side, w=self.w)
         return ours.value - self.w.retaliation * ours.survive * max(reply, 0.0) + held
 
     def _charge_targets(self, state: GameState, unit: UnitState) -> list[tuple[float, float]]:

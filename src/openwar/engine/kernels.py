@@ -406,3 +406,132 @@ def nearest_after(
                 least = _least(least, math.sqrt(dx * dx + dy * dy) - ri - radius[theirs[j]])
         found[s] = least
     return found
+
+
+_GRID_STEPS = np.array(
+    [[1, 0], [0, 1], [-1, 0], [0, -1], [1, 1], [-1, 1], [-1, -1], [1, -1],
+     [2, 1], [1, 2], [-1, 2], [-2, 1], [-2, -1], [-1, -2], [1, -2], [2, -1]],
+    dtype=np.int64,
+)  # fmt: skip
+
+
+@_compiled
+def _clear(
+    ax: float, ay: float, bx: float, by: float, r: float, xy: FloatArray, rs: FloatArray,
+    margin: float,
+) -> bool:  # fmt: skip
+    """Whether a base of radius ``r`` moving straight from a to b stays ``margin`` clear of
+    every base (``xy``, ``rs``): the least distance from each centre to the segment. A base
+    it is nearest at a, where it already stands, does not stop it (a base in contact can
+    move away); a == b asks whether the place itself is clear."""
+    dx, dy = bx - ax, by - ay
+    length2 = dx * dx + dy * dy
+    for o in range(xy.shape[0]):
+        px, py = xy[o, 0] - ax, xy[o, 1] - ay
+        t = 0.0 if length2 == 0.0 else (px * dx + py * dy) / length2
+        if length2 != 0.0 and t <= 0.0:
+            continue
+        t = 1.0 if t > 1.0 else t
+        ex, ey = px - t * dx, py - t * dy
+        if math.sqrt(ex * ex + ey * ey) < r + rs[o] + margin:
+            return False
+    return True
+
+
+@_compiled
+def grid_path(
+    start: FloatArray,
+    r: float,
+    obstacles: FloatArray,
+    obstacle_r: FloatArray,
+    goals: FloatArray,
+    goal_r: FloatArray,
+    contact: float,
+    limit: float,
+    cell: float,
+    width: float,
+    depth: float,
+    margin: float,
+) -> FloatArray:
+    """Where a base of radius ``r`` at ``start`` can get within ``contact`` of a base of
+    ``goals`` along a path of at most ``limit`` that never comes within ``margin`` of a base
+    of ``obstacles`` nor goes off the table: the nearest such place in path length along a
+    grid of ``cell`` with 16 ways out of each node (Dijkstra), each leg checked exactly
+    against every base, and a last straight leg to ``contact``/2 of the nearest goal base.
+    Returns (x, y, path length), or NaNs when there is none within ``limit``."""
+    n = int(limit / cell) + 1
+    side = 2 * n + 1
+    size = side * side
+    dist = np.full(size, np.inf)
+    state = np.zeros(size, dtype=np.int8)  # 0 unknown, 1 free, 2 blocked
+    heap_key = np.empty(size * 16 + 1)
+    heap_val = np.empty(size * 16 + 1, dtype=np.int64)
+    count = 0
+    home = n * side + n
+    dist[home] = 0.0
+    state[home] = 1
+    heap_key[0], heap_val[0] = 0.0, home
+    count = 1
+    sx, sy = start[0], start[1]
+    while count > 0:
+        d, v = heap_key[0], heap_val[0]
+        count -= 1
+        if count > 0:  # sift the last entry down from the root
+            key, val = heap_key[count], heap_val[count]
+            i = 0
+            while True:
+                c = 2 * i + 1
+                if c >= count:
+                    break
+                if c + 1 < count and heap_key[c + 1] < heap_key[c]:
+                    c += 1
+                if heap_key[c] >= key:
+                    break
+                heap_key[i], heap_val[i] = heap_key[c], heap_val[c]
+                i = c
+            heap_key[i], heap_val[i] = key, val
+        if d > dist[v]:
+            continue
+        ix, iy = v // side - n, v % side - n
+        x, y = sx + ix * cell, sy + iy * cell
+        for g in range(goals.shape[0]):
+            gx, gy = goals[g, 0] - x, goals[g, 1] - y
+            centre = math.sqrt(gx * gx + gy * gy)
+            gap = centre - r - goal_r[g]
+            if gap <= contact:
+                return np.array([x, y, d])
+            need = gap - contact / 2.0
+            if d + need <= limit and need <= 3.0 * cell:
+                ex, ey = x + gx / centre * need, y + gy / centre * need
+                if _clear(x, y, ex, ey, r, obstacles, obstacle_r, margin):
+                    return np.array([ex, ey, d + need])
+        for s in range(_GRID_STEPS.shape[0]):
+            jx, jy = ix + _GRID_STEPS[s, 0], iy + _GRID_STEPS[s, 1]
+            if jx < -n or jx > n or jy < -n or jy > n:
+                continue
+            u = (jx + n) * side + (jy + n)
+            if state[u] == 2:
+                continue
+            ux, uy = sx + jx * cell, sy + jy * cell
+            step = math.sqrt(float(_GRID_STEPS[s, 0] ** 2 + _GRID_STEPS[s, 1] ** 2)) * cell
+            if d + step > limit or d + step >= dist[u]:
+                continue
+            if state[u] == 0:
+                inside = r <= ux <= width - r and r <= uy <= depth - r
+                free = inside and _clear(ux, uy, ux, uy, r, obstacles, obstacle_r, margin)
+                state[u] = 1 if free else 2
+                if not free:
+                    continue
+            if not _clear(x, y, ux, uy, r, obstacles, obstacle_r, margin):
+                continue
+            dist[u] = d + step
+            i = count  # sift the new entry up
+            count += 1
+            while i > 0:
+                p = (i - 1) // 2
+                if heap_key[p] <= d + step:
+                    break
+                heap_key[i], heap_val[i] = heap_key[p], heap_val[p]
+                i = p
+            heap_key[i], heap_val[i] = d + step, u
+    return np.array([np.nan, np.nan, np.nan])

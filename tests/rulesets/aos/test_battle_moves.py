@@ -5,11 +5,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
 import pytest
 
 from openwar.engine.actions import Action
 from openwar.engine.errors import IllegalActionError
 from openwar.engine.state import GameState
+from openwar.rulesets.aos.moves import coherent_groups
 
 from .kit import battle, first, gap, in_phase, kinds, line, place, play, profile, unit, weapon
 
@@ -134,6 +136,46 @@ def test_aos_c1_charge_2d6_ending_within_half_inch() -> None:
     state, _ = play(state, Action("charge", 0, "a"), [5, 4])
     state, events = play(state, Action("charge_move", 0, "a", target="b"))
     assert 0.0 <= gap(state, "a", "b") <= 0.5 and state.unit("a").flags["charged"]
+
+
+def _no_overlaps(state: GameState) -> bool:
+    from openwar.engine.space import gaps
+
+    live = (state.alive & state.deployed).nonzero()[0]
+    g = gaps(state.pos[live], state.radius[live], state.pos[live], state.radius[live])
+    g[range(len(live)), range(len(live))] = math.inf
+    return bool(g.min() >= -1e-6)
+
+
+def test_aos_c1_a_charge_goes_round_a_base_in_its_way() -> None:
+    # a friendly line stands across the straight way from a to b, 6.02" apart: round its end
+    # the way is about 8.4" (AOS-M1, any combination of directions), so a 7 fails, a 10 not
+    state = in_phase(battle([unit("a", 1), unit("w", 3)], [unit("b", 1)]), "charge")
+    place(state, "a", [(30.0, 10.0)])
+    place(state, "w", line(28.92, 12.0, 3))
+    place(state, "b", [(30.0, 17.0)])
+    rolled, _ = play(state, Action("charge", 0, "a"), [3, 4])
+    with pytest.raises(IllegalActionError, match="AOS-C1"):
+        play(rolled, Action("charge_move", 0, "a", target="b"))
+    rolled, _ = play(state, Action("charge", 0, "a"), [5, 5])
+    after, _ = play(rolled, Action("charge_move", 0, "a", target="b"))
+    assert 0.0 <= gap(after, "a", "b") <= 0.5 and gap(after, "a", "w") >= 0.0
+    assert _no_overlaps(after)
+
+
+def test_aos_c1_a_unit_whose_front_is_screened_charges_round_the_screen() -> None:
+    # a friendly rank stands right in front of a's five models: no model can go straight,
+    # so one leads round the rank's end and the others follow, each its own way, coherent
+    state = in_phase(battle([unit("a", 5), unit("w", 5)], [unit("b", 5)]), "charge")
+    place(state, "a", line(27.84, 10.0, 5))
+    place(state, "w", line(27.84, 11.08, 5))
+    place(state, "b", line(27.84, 17.0, 5))
+    rolled, _ = play(state, Action("charge", 0, "a"), [6, 6])
+    after, _ = play(rolled, Action("charge_move", 0, "a", target="b"))
+    assert 0.0 <= gap(after, "a", "b") <= 0.5
+    assert len(coherent_groups(after, "a")) == 1 and _no_overlaps(after)
+    travelled = np.hypot(*(after.pos[after.members("a")] - state.pos[state.members("a")]).T)
+    assert float(travelled.max()) <= 12.0
 
 
 def test_aos_c1_no_charge_from_beyond_12_or_within_3() -> None:

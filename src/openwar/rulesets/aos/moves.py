@@ -11,13 +11,18 @@ from __future__ import annotations
 import numpy as np
 import shapely
 
+from openwar.engine import kernels
 from openwar.engine.space import (
+    BLOCKED,
     OVERLAP_TOLERANCE,
     centroid,
+    detour_fans,
     dot2,
     furthest_translation,
+    furthest_translations,
     gaps,
     groups,
+    pick_detours,
     placement_clear,
     unit_gaps,
 )
@@ -182,8 +187,10 @@ def charge_positions(
     """Where the unit's models end a charge that brings a model within 1/2" of the target, or
     None when the roll or blocked paths do not allow it (AOS-C1). The unit first tries to move
     as a block along the line between one of its closest few pairs of models; failing that,
-    its closest model moves alone and the others follow along the same line as far as they
-    can, the unit staying coherent."""
+    one of its models nearest the target (the nearest first) leads: it moves alone, straight
+    or, when a base stands in its way, first turned aside (AOS-M1: any combination of
+    directions, the whole path within the roll), and the others follow with the same move as
+    far as they can, or turned round what blocks them; the unit must stay coherent."""
     ours, theirs = state.on_table(unit_id), state.on_table(target_id)
     if len(ours) == 0 or len(theirs) == 0:
         return None
@@ -203,11 +210,28 @@ def charge_positions(
         xy = state.pos[ours] + moved
         if gap_after(state, xy, ours, theirs) <= battle_rules().charge_contact + EPS:
             return np.asarray(np.round(xy, POSITION_DECIMALS), dtype=np.float64)
-    i, j = np.unravel_index(int(pairs[0]), gap.shape)
-    return _lead_and_follow(state, ours, theirs, int(i), int(theirs[j]), float(gap[i, j]), roll)
+    if not fly:
+        found = _block_detour(state, ours, theirs, gap, roll)
+        if found is not None:
+            return found
+    nearest = gap.argmin(axis=1)
+    for leader in np.argsort(gap.min(axis=1), kind="stable")[:CHARGE_LEADERS]:
+        at = int(nearest[leader])
+        found = _lead_and_follow(state, ours, theirs, int(leader), int(theirs[at]),
+                                 gap[leader, at], roll)  # fmt: skip
+        if found is not None:
+            return found
+    return None
 
 
-CHARGE_PAIRS = 8
+CHARGE_PAIRS = 8  # closest pairs tried for a charge as a block ...
+CHARGE_LEADERS = 4  # ... then the models nearest the target tried as the one that leads
+BLOCK_STEPS = (1.0, 2.0, 3.0, 4.0, 6.0, 8.0)  # inches a blocked unit first moves aside ...
+BLOCK_TURNS = (90.0, -90.0, 45.0, -45.0)  # ... turned by these degrees off its line ...
+BLOCK_PAIRS = 3  # ... before going straight between one of its closest few pairs
+PATH_CELL = 0.5  # inches between the nodes of a leading model's grid search ...
+PATH_MARGIN = 1e-3  # ... whose every leg stays this far clear of other bases
+FOLLOW_GAIN = 0.05  # a blocked follower takes a turn of its move that ends this much nearer
 
 
 def _pair_shift(
@@ -221,6 +245,105 @@ def _pair_shift(
     return np.asarray(direction / length * travel, dtype=np.float64)
 
 
+def _block_detour(
+    state: GameState, ours: IntArray, theirs: IntArray, gap: FloatArray, roll: float
+) -> FloatArray | None:
+    """The unit as a block, first turned aside (each of :data:`BLOCK_TURNS` off the line from
+    its closest model to the target's, for each of :data:`BLOCK_STEPS`, shortest first) and
+    then straight between one of its closest few pairs of models (AOS-M1: any combination of
+    directions, the whole path within the roll); None when no such path gets there."""
+    contact = battle_rules().charge_contact + EPS
+    i, j = np.unravel_index(int(np.argmin(gap)), gap.shape)
+    line = state.pos[theirs[j]] - state.pos[ours[i]]
+    u = line / float(np.hypot(*line))
+    start = state.pos[ours].copy()
+    work = state.clone()  # menus only read the state: try the moves on a copy
+    for step in BLOCK_STEPS:
+        if step >= roll:
+            break
+        for turn in BLOCK_TURNS:
+            c, s = np.cos(np.radians(turn)), np.sin(np.radians(turn))
+            aside = np.array([c * u[0] - s * u[1], s * u[0] + c * u[1]]) * step
+            work.pos[ours] = start
+            first = furthest_translation(work, ours, aside)
+            done = float(np.hypot(*first))
+            if done < BLOCKED * step:
+                continue
+            work.pos[ours] = start + first
+            after = gaps(work.pos[ours], work.radius[ours], work.pos[theirs], work.radius[theirs])
+            for flat in np.argsort(after, axis=None)[:BLOCK_PAIRS]:
+                a, b = np.unravel_index(int(flat), after.shape)
+                second = _pair_shift(work, ours, int(a), int(theirs[b]), float(after[a, b]),
+                                     roll - done)  # fmt: skip
+                if second is None:
+                    continue
+                xy = start + first + furthest_translation(work, ours, second)
+                if gap_after(work, xy, ours, theirs) <= contact:
+                    return np.asarray(np.round(xy, POSITION_DECIMALS), dtype=np.float64)
+    return None
+
+
+def _lead(
+    work: GameState, lead: IntArray, theirs: IntArray, enemy: int, gap: float, roll: float
+) -> bool:
+    """Move the model ``lead`` (on the copy ``work``) within 1/2" of the target: straight at
+    the enemy model ``enemy``, else along the shortest way round the bases in between
+    (:func:`path_to_contact`); False when no path of at most ``roll`` inches gets there."""
+    start = work.pos[lead].copy()
+    shift = _pair_shift(work, lead, 0, enemy, gap, roll)
+    if shift is None:
+        return False
+    work.pos[lead] = start + furthest_translation(work, lead, shift)
+    if gap_after(work, work.pos[lead], lead, theirs) <= battle_rules().charge_contact + EPS:
+        return True
+    work.pos[lead] = start
+    end = path_to_contact(work, int(lead[0]), theirs, roll, battle_rules().charge_contact)
+    if end is None:
+        return False
+    work.pos[lead] = end
+    return True
+
+
+def path_to_contact(
+    state: GameState, mini: int, theirs: IntArray, limit: float, contact: float
+) -> FloatArray | None:
+    """Where the model ``mini`` ends within ``contact`` of a model of ``theirs`` by a path of at
+    most ``limit`` inches that crosses no base nor the table edge (AOS-M1: a model moves in
+    any combination of directions), or None: the kernel's grid search
+    (:func:`openwar.engine.kernels.grid_path`, a :data:`PATH_CELL` grid, every leg checked
+    exactly), on the bases within reach."""
+    here, r = state.pos[mini], float(state.radius[mini])
+    live = np.flatnonzero(state.alive & state.deployed)
+    live = live[live != mini]
+    reach = np.hypot(*(state.pos[live] - here).T) - state.radius[live] - r
+    near = live[reach <= limit + PATH_CELL]
+    goals = theirs[np.isin(theirs, near)]
+    if len(goals) == 0:
+        return None
+    found = kernels.grid_path(
+        np.ascontiguousarray(here, dtype=np.float64), r,
+        np.ascontiguousarray(state.pos[near]), np.ascontiguousarray(state.radius[near]),
+        np.ascontiguousarray(state.pos[goals]), np.ascontiguousarray(state.radius[goals]),
+        contact, limit, PATH_CELL,
+        float(state.board["width"]), float(state.board["depth"]), PATH_MARGIN,
+    )  # fmt: skip
+    if np.isnan(found[0]):
+        return None
+    return np.asarray(np.round(found[:2], POSITION_DECIMALS), dtype=np.float64)
+
+
+def _follow(work: GameState, one: IntArray, shift: FloatArray) -> None:
+    """Move the model ``one`` (on the copy ``work``) by ``shift`` as far as it can, or by the
+    turn of it that ends nearest where ``shift`` would take it when a base blocks the way."""
+    length = float(np.hypot(*shift))
+    if length == 0.0:
+        return
+    fan = detour_fans((shift / length)[None, :], np.array([length]))[0]
+    moves = furthest_translations(work, one, fan)
+    way = pick_detours(shift[None, :], moves[None, :, :], np.array([length]), FOLLOW_GAIN)[0]
+    work.pos[one] = work.pos[one] + way
+
+
 def _lead_and_follow(
     state: GameState,
     ours: IntArray,
@@ -230,22 +353,36 @@ def _lead_and_follow(
     gap: float,
     roll: float,
 ) -> FloatArray | None:
-    shift = _pair_shift(state, ours, i, enemy, gap, roll)
-    if shift is None:
-        return None
+    """One model leads (:func:`_lead`); the others follow with its move, the formation kept
+    (:func:`_follow`), and any that this leaves out of the leader's group go instead, the
+    nearest to the leader first, by the shortest way to within coherency of the models
+    already there (:func:`path_to_contact`); None when one cannot."""
+    gap = float(gap)
     work = state.clone()  # menus only read the state: try the moves on a copy
     lead = np.array([ours[i]])
-    work.pos[lead] = work.pos[lead] + furthest_translation(work, lead, shift)
-    if gap_after(work, work.pos[lead], lead, theirs) > battle_rules().charge_contact + EPS:
+    start = work.pos[ours].copy()
+    if not _lead(work, lead, theirs, enemy, gap, roll):
         return None
-    order = np.argsort(np.hypot(*(work.pos[ours] - work.pos[ours[i]]).T))
-    for k in order:
-        if k == i:
-            continue
-        one = np.array([ours[k]])
-        work.pos[one] = work.pos[one] + furthest_translation(work, one, shift)
-    if len(groups(work, ours, battle_rules().coherency)) > 1:
-        return None
+    end = work.pos[lead][0].copy()
+    shift = end - start[i]
+    for k in np.argsort(np.hypot(*(start - start[i]).T), kind="stable"):
+        if k != i:
+            _follow(work, np.array([ours[k]]), shift)
+    link = battle_rules().coherency
+    found = groups(work, ours, link)
+    if len(found) > 1:
+        placed = next(g for g in found if ours[i] in g)
+        behind = np.setdiff1d(ours, placed)
+        work.pos[behind] = state.pos[behind]
+        order = behind[np.argsort(np.hypot(*(state.pos[behind] - end).T), kind="stable")]
+        for mini in order:
+            there = path_to_contact(work, int(mini), placed, roll, link)
+            if there is None:
+                return None
+            work.pos[mini] = there
+            placed = np.append(placed, mini)
+        if len(groups(work, ours, link)) > 1:
+            return None
     return np.asarray(np.round(work.pos[ours], POSITION_DECIMALS), dtype=np.float64)
 
 
