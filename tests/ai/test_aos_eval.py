@@ -186,6 +186,19 @@ def test_units_gather_on_an_objective_they_can_outnumber_the_holders_of() -> Non
     assert EVALUATION.action_value(state, towards) > apart.action_value(state, towards)
 
 
+def test_slaying_the_holders_of_the_gathering_objective_counts_towards_it() -> None:
+    """An attack's expected kills among the holders make good the deficit as models moving
+    in do: two of the five slain is two shares (thinned: each unit's expected share left)."""
+    state = gathering_state()
+    goal = gathering(state, 0)
+    assert goal is not None
+    w = EVALUATION.w
+    share = w.gather * w.objective * goal.worth / goal.deficit
+    assert gathering_gain(state, 0, None, None, thinned={"b": 0.6}) == pytest.approx(2 * share)
+    assert gathering_gain(state, 0, None, None, thinned={"c": 0.0}) == 0.0  # not a holder
+    assert gathering_gain(state, 0, None, None, thinned={"b": 0.0}) == pytest.approx(5 * share)
+
+
 def test_no_gathering_where_our_free_units_cannot_outnumber_the_holders() -> None:
     state = gathering_state()
     place(state, "b", line(50.0, 40.0, 5))

@@ -655,13 +655,19 @@ def _gathering(state: GameState, side: int, w: Weights) -> Gathering | None:
 
 
 def gathering_gain(
-    state: GameState, side: int, moved: IntArray, xy: FloatArray, w: Weights = WEIGHTS
+    state: GameState,
+    side: int,
+    moved: IntArray | None,
+    xy: FloatArray | None,
+    w: Weights = WEIGHTS,
+    thinned: dict[str, float] | None = None,
 ) -> float:
-    """What the models ``moved`` standing at ``xy`` are worth towards ``side``'s
+    """What the models ``moved`` standing at ``xy`` (or the enemy models an attack is
+    expected to slay: ``thinned``, each unit's share left) are worth towards ``side``'s
     :func:`gathering`: ``w.gather`` of the objective's worth for the whole deficit made good,
     a like share for each model of it (none beyond taking it)."""
     goal = gathering(state, side, w)
-    found = None if goal is None else tally(state, moved, xy)
+    found = None if goal is None else tally(state, moved, xy, thinned)
     if goal is None or found is None:
         return 0.0
     counts = found[1]
@@ -1117,7 +1123,8 @@ class AosEvaluation:
         if not objectives(state) or all(v >= 1.0 for v in left.values()):
             return 0.0
         after = objective_value(state, side, thinned=left, w=self.w)
-        return after - self._objectives(state, side)
+        gain = gathering_gain(state, side, None, None, self.w, thinned=left)
+        return after - self._objectives(state, side) + gain
 
     def _shoot(self, state: GameState, action: Action) -> float:
         unit = state.unit(str(action.unit))
