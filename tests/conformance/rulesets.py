@@ -107,9 +107,13 @@ def _aos_already_moved(state: GameState) -> Action | None:
 
 
 def _aos_out_of_reach(state: GameState, action: Action) -> Action | None:
-    """A move sent to the table corner furthest from the unit: beyond any Move or run."""
+    """A move sent to the table corner furthest from the unit: beyond any Move or run; a move
+    made model by model, whose point is a heading, headed for the unit's own centre."""
     if action.kind not in ("move", "run_move") or action.point is None or action.unit is None:
         return None
+    if action.choice == "file":
+        here = state.pos[state.on_table(action.unit)].mean(axis=0)
+        return Action(action.kind, action.side, action.unit, None, (here[0], here[1]), "file")
     far = _far_corner(state, action.unit)
     return Action(action.kind, action.side, action.unit, action.target, far, action.choice)
 

@@ -231,7 +231,22 @@ def test_no_fused_multiply_add_in_the_machine_code(kernel: str) -> None:
         "picks": (picks, (xy, np.ones((1, 7, 2)), ones, 0.9, 0.5)),
         "grid_path": (
             grid_path,
-            (np.zeros(2), 0.5, xy + 3.0, ones, xy + 2.0, ones, 0.5, 4.0, 0.5, 9.0, 9.0, 1e-3),
+            (
+                np.zeros(2),
+                0.5,
+                xy + 3.0,
+                ones,
+                xy + 2.0,
+                ones,
+                0.5,
+                4.0,
+                0.5,
+                9.0,
+                9.0,
+                1e-3,
+                np.zeros(2),
+                False,
+            ),
         ),
     }[kernel]
     untyped: Any = dispatcher  # the numba dispatcher behind the typed name
@@ -547,7 +562,7 @@ def _path(start: tuple[float, float], walls: list[tuple[float, float]], goal: tu
     bases = np.array([*walls, goal], dtype=np.float64)
     return grid_path(np.array(start, dtype=np.float64), r, bases, np.full(len(bases), r),
                      np.array([goal], dtype=np.float64), np.array([r]), 0.5, limit, 0.5,
-                     60.0, 44.0, 1e-3)  # fmt: skip
+                     60.0, 44.0, 1e-3, np.zeros(2), False)  # fmt: skip
 
 
 def _clear_of(end: FloatArray, bases: list[tuple[float, float]], r: float = 0.5) -> bool:
@@ -576,3 +591,16 @@ def test_grid_path_leaves_a_base_it_touches_and_is_stopped_by_a_ring() -> None:
     ring = [(10.0 + 1.05 * math.cos(a), 10.0 + 1.05 * math.sin(a))
             for a in np.linspace(0.0, 2 * math.pi, 7)[:-1]]  # fmt: skip
     assert np.isnan(_path((10.0, 10.0), ring, (4.0, 10.0), 12.0)).all()
+
+
+def test_grid_path_toward_a_point_ends_nearest_it_within_contact() -> None:
+    """With ``toward``, of the places within contact reached within the limit, the one
+    nearest the target: round to the goal base's far side, not its near one."""
+    goal = np.array([[10.0, 10.0]])
+    args = (np.array([10.0, 13.0]), 0.5, goal, np.array([0.5]), goal, np.array([0.5]), 1.0)
+    near = grid_path(*args, 6.0, 0.5, 60.0, 44.0, 1e-3, np.zeros(2), False)
+    far = grid_path(*args, 6.0, 0.5, 60.0, 44.0, 1e-3, np.array([10.0, 0.0]), True)
+    for end in (near, far):
+        assert 1.0 - 1e-9 <= math.dist(end[:2], goal[0]) <= 2.0 + 1e-9  # within 1" of it
+    assert near[1] > 10.0 > far[1]  # the first stays on its side, the second goes round
+    assert far[2] <= 6.0

@@ -38,7 +38,7 @@ from openwar.engine.space import centroid, gaps
 from openwar.engine.state import GameState, IntArray, UnitState
 from openwar.rulesets.aos import attacks, characteristics, garrisons, handlers, magic, phases
 from openwar.rulesets.aos.board import objectives, territory
-from openwar.rulesets.aos.moves import charge_positions, near_enemy, pile_in
+from openwar.rulesets.aos.moves import charge_positions, file_positions, near_enemy, pile_in
 from openwar.rulesets.aos.odds import AosAttack, attack_odds
 from openwar.rulesets.aos.rules import battle_rules
 from openwar.rulesets.aos.setup import formation_at
@@ -1011,6 +1011,13 @@ class AosEvaluation:
         stay_shoot, stay_charge = self._stay_flags(state, unit)
         if action.choice == "leave":
             xy = self._left(state, unit, action.point)
+        elif action.choice == "file":
+            found = file_positions(state, unit.id, np.asarray(action.point),
+                                   handlers.move_allowance(state, unit),
+                                   battle_rules().enemy_gap)  # fmt: skip
+            if found is None:
+                return -math.inf
+            xy = found
         else:
             xy = self._shifted(state, unit, action.point)
         retreat = action.choice == "retreat"

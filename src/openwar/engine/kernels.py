@@ -452,13 +452,18 @@ def grid_path(
     width: float,
     depth: float,
     margin: float,
+    target: FloatArray,
+    toward: bool,
 ) -> FloatArray:
     """Where a base of radius ``r`` at ``start`` can get within ``contact`` of a base of
     ``goals`` along a path of at most ``limit`` that never comes within ``margin`` of a base
     of ``obstacles`` nor goes off the table: the nearest such place in path length along a
     grid of ``cell`` with 16 ways out of each node (Dijkstra), each leg checked exactly
-    against every base, and a last straight leg to ``contact``/2 of the nearest goal base.
-    Returns (x, y, path length), or NaNs when there is none within ``limit``."""
+    against every base, and a last straight leg to ``contact``/2 of the nearest goal base;
+    or, with ``toward``, of all the nodes so reached within ``contact`` of a goal base, the
+    one nearest ``target`` (the first found of equals). Returns (x, y, path length), or NaNs
+    when there is none within ``limit``."""
+    best_x, best_y, best_d, best_gap = np.nan, np.nan, np.nan, np.inf
     n = int(limit / cell) + 1
     side = 2 * n + 1
     size = side * side
@@ -494,7 +499,15 @@ def grid_path(
             continue
         ix, iy = v // side - n, v % side - n
         x, y = sx + ix * cell, sy + iy * cell
-        for g in range(goals.shape[0]):
+        for g in range(goals.shape[0] if toward else 0):
+            gx, gy = goals[g, 0] - x, goals[g, 1] - y
+            if math.sqrt(gx * gx + gy * gy) - r - goal_r[g] <= contact:
+                tx, ty = target[0] - x, target[1] - y
+                away = math.sqrt(tx * tx + ty * ty)
+                if away < best_gap:
+                    best_x, best_y, best_d, best_gap = x, y, d, away
+                break
+        for g in range(0 if toward else goals.shape[0]):
             gx, gy = goals[g, 0] - x, goals[g, 1] - y
             centre = math.sqrt(gx * gx + gy * gy)
             gap = centre - r - goal_r[g]
@@ -534,4 +547,4 @@ def grid_path(
                 heap_key[i], heap_val[i] = heap_key[p], heap_val[p]
                 i = p
             heap_key[i], heap_val[i] = d + step, u
-    return np.array([np.nan, np.nan, np.nan])
+    return np.array([best_x, best_y, best_d])

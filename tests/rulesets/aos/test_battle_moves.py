@@ -10,6 +10,7 @@ import pytest
 
 from openwar.engine.actions import Action
 from openwar.engine.errors import IllegalActionError
+from openwar.engine.game import legal_actions
 from openwar.engine.state import GameState
 from openwar.rulesets.aos.moves import coherent_groups
 
@@ -66,6 +67,45 @@ def test_aos_b8_a_blocked_way_is_offered_turned_round_the_block() -> None:
     after, events = play(state, Action("move", 0, "a", point=towards_b, choice="normal"))
     assert first(events, "moved").data["distance"] == pytest.approx(5.0)
     assert tuple(after.pos[after.members("a")][0]) == pytest.approx(towards_b)
+
+
+def _pinned_column() -> GameState:
+    """Ten models in a column along the table edge, the top one 3.18" from an enemy row:
+    as a block, every way towards the objective up-left is stopped by the 3" gap or the
+    edge within a fraction of an inch."""
+    state = in_phase(battle([unit("a", 10)], [unit("b", 3)]), "movement")
+    place(state, "a", [(36.0, 0.6 + 1.08 * k) for k in range(10)])
+    place(state, "b", line(30.84, 13.2, 3))
+    state.board.update(victory="Field of Glory", objectives=[[17.0, 14.5]])
+    state.extra["objectives"], state.extra["control"] = [[17.0, 14.5]], [None]
+    return state
+
+
+def test_aos_m1_a_unit_pinned_as_a_block_moves_model_by_model() -> None:
+    state = _pinned_column()
+    goal = np.array([17.0, 14.5])
+    here = state.pos[state.members("a")].mean(axis=0)
+    menu = [a for a in legal_actions(state) if a.unit == "a" and a.kind == "move"]
+    blocks = [a for a in menu if a.choice == "normal"]
+    nearest = min(float(np.hypot(*(goal - np.asarray(a.point)))) for a in blocks)
+    assert nearest > float(np.hypot(*(goal - here))) - 1.0  # no block move gains an inch
+    filed = [a for a in menu if a.choice == "file"]
+    assert [a.point for a in filed] == [(17.0, 14.5)]  # the heading: the objective
+    after, events = play(state, filed[0])
+    moved = np.hypot(*(after.pos[after.members("a")] - state.pos[state.members("a")]).T)
+    assert float(moved.max()) <= 5.0 + 1e-6  # each model within its Move
+    assert first(events, "moved").data["distance"] == round(float(moved.max()), 2)
+    assert gap(after, "a", "b") >= 3.0 - 1e-6  # AOS-M2 for every model
+    assert len(coherent_groups(after, "a")) == 1 and _no_overlaps(after)
+    ends = after.pos[after.members("a")].mean(axis=0)
+    assert float(np.hypot(*(goal - ends))) < nearest - 3.0  # several inches nearer
+
+
+def test_aos_m1_no_model_by_model_move_where_the_block_can_go() -> None:
+    state = _pinned_column()
+    place(state, "b", line(50.84, 40.0, 3))  # the enemy far away: the block goes up-left
+    menu = [a for a in legal_actions(state) if a.unit == "a" and a.kind == "move"]
+    assert menu and not [a for a in menu if a.choice == "file"]
 
 
 def test_aos_m5_flying_models_pass_over_other_models() -> None:

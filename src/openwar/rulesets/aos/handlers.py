@@ -22,6 +22,7 @@ from openwar.rulesets.aos.moves import (
     clearance_limit,
     enemy_gap,
     enemy_minis,
+    file_positions,
     near_enemy,
     pile_in,
 )
@@ -223,6 +224,8 @@ def move(state: GameState, action: Action, dice: Dice) -> list[Event]:
         raise IllegalActionError(
             "AOS-M3", 'a unit within 3" of an enemy may only stay or retreat; others move normally'
         )
+    if action.choice == "file":
+        return _file_move(state, unit, action.point, dice)
     shift = check_move(
         state, unit, action.point, move_allowance(state, unit), "retreat" if retreat else "normal"
     )
@@ -232,6 +235,29 @@ def move(state: GameState, action: Action, dice: Dice) -> list[Event]:
         unit.flags["retreated"] = True
     victory.follow_prize(state)
     events = [Event("moved", {"unit": unit.id, "distance": round(moved, 2), "retreat": retreat})]
+    return events + phases.deadly(state, unit.id, dice) + phases.check_end(state, dice)
+
+
+def _file_move(
+    state: GameState, unit: UnitState, point: tuple[float, float], dice: Dice
+) -> list[Event]:
+    """A normal move made model by model towards ``point`` (AOS-M1, :func:`file_positions`):
+    each model's own straight path within its Move, across no base, never within 3" of an
+    enemy (AOS-M2), the unit coherent at the end (AOS-M6)."""
+    members = state.on_table(unit.id)
+    xy = file_positions(
+        state, unit.id, np.asarray(point, dtype=np.float64), move_allowance(state, unit),
+        battle_rules().enemy_gap,
+    )  # fmt: skip
+    if xy is None or float(np.hypot(*(xy - state.pos[members]).T).max()) < MOVE_TOLERANCE:
+        raise IllegalActionError(
+            "AOS-M1", f"{unit.id} cannot move model by model towards {point} and stay coherent"
+        )
+    moved = float(np.hypot(*(xy - state.pos[members]).T).max())
+    state.pos[members] = xy
+    unit.flags["moved"] = True
+    victory.follow_prize(state)
+    events = [Event("moved", {"unit": unit.id, "distance": round(moved, 2), "retreat": False})]
     return events + phases.deadly(state, unit.id, dice) + phases.check_end(state, dice)
 
 

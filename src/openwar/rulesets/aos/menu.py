@@ -12,7 +12,13 @@ from openwar.engine.space import BLOCKED, detour_fans, pick_detours
 from openwar.engine.state import GameState, UnitState
 from openwar.rulesets.aos import attacks, characteristics, garrisons, handlers, magic, phases
 from openwar.rulesets.aos.board import objectives
-from openwar.rulesets.aos.moves import block_shift, centre, enemy_minis, near_enemy
+from openwar.rulesets.aos.moves import (
+    block_shift,
+    centre,
+    enemy_minis,
+    file_positions,
+    near_enemy,
+)
 from openwar.rulesets.aos.rules import battle_rules
 from openwar.rulesets.aos.wounds import templates
 
@@ -101,6 +107,33 @@ def move_points(
     return found
 
 
+def file_points(state: GameState, unit: UnitState, limit: float) -> list[tuple[float, float]]:
+    """The objectives a unit of several models can close on model by model
+    (:func:`~openwar.rulesets.aos.moves.file_positions`) where its block move that way (turned
+    round a block, :func:`_detour`) gets less than :data:`~openwar.engine.space.BLOCKED` of
+    its way and the model-by-model move ends :data:`MIN_MOVE` nearer. Flyers pass over
+    models and move as blocks."""
+    members = state.on_table(unit.id)
+    if len(members) < 2 or handlers.flies(unit):
+        return []
+    gap = battle_rules().enemy_gap
+    here = np.asarray(centre(state, unit.id))
+    found: list[tuple[float, float]] = []
+    for point in objectives(state):
+        goal = np.asarray(point, dtype=np.float64)
+        length = float(np.hypot(*(goal - here)))
+        block = _detour(state, unit, here, goal, limit, gap, False)
+        if length == 0.0 or float(np.hypot(*block)) >= BLOCKED * min(limit, length):
+            continue
+        xy = file_positions(state, unit.id, goal, limit, gap)
+        if xy is None:
+            continue
+        left = float(np.hypot(*(goal - xy.mean(axis=0))))
+        if left <= float(np.hypot(*(goal - here - block))) - MIN_MOVE:
+            found.append((float(goal[0]), float(goal[1])))
+    return found
+
+
 def _detour(
     state: GameState,
     unit: UnitState,
@@ -157,6 +190,10 @@ def _movement(state: GameState, side: int) -> list[Action]:
             found += [
                 Action("move", side, unit.id, point=p, choice="normal")
                 for p in move_points(state, unit, handlers.move_allowance(state, unit), "normal")
+            ]
+            found += [
+                Action("move", side, unit.id, point=p, choice="file")
+                for p in file_points(state, unit, handlers.move_allowance(state, unit))
             ]
             found += [
                 Action("garrison", side, unit.id, choice=str(k))

@@ -160,6 +160,90 @@ def block_shift(
     return furthest_translation(state, members, shift)
 
 
+def file_positions(
+    state: GameState, unit_id: str, towards: FloatArray, limit: float, keep_away: float
+) -> FloatArray | None:
+    """A normal move made model by model (AOS-M1: each model moves on its own, in any
+    direction): the unit's centre heads for ``towards`` as far as ``limit``; each model, the
+    nearest to the goal first, moves straight by that much, or by the turn of it (each of
+    DETOURS) that ends nearest where the straight move would take it when a base or the
+    ``keep_away`` gap to an enemy model stops it (its own unit's models already moved
+    counting where they now stand). None when the unit would end split (AOS-M6), or when an
+    enemy garrisons a feature (their 3" is kept by block moves only)."""
+    key = ("aos_file", unit_id, float(towards[0]), float(towards[1]), limit, keep_away)
+    if state.scratch is not None and key in state.scratch:
+        known: FloatArray | None = state.scratch[key]
+        return known
+    found = _file_positions(state, unit_id, np.asarray(towards, dtype=np.float64), limit,
+                            keep_away)  # fmt: skip
+    if state.scratch is not None:
+        state.scratch[key] = found
+    return found
+
+
+def _file_positions(
+    state: GameState, unit_id: str, towards: FloatArray, limit: float, keep_away: float
+) -> FloatArray | None:
+    members = state.on_table(unit_id)
+    side = state.unit(unit_id).side
+    if len(members) == 0 or garrisons.enemy_features(state, side):
+        return None
+    delta = towards - centroid(state, members)
+    length = float(np.hypot(*delta))
+    if length == 0.0:
+        return None
+    for share in FILE_SHARES:
+        found = _filed(state, members, towards, delta / length, min(limit, length) * share,
+                       limit, keep_away)  # fmt: skip
+        if found is not None:
+            return found
+    return None
+
+
+FILE_SHARES = (1.0, 0.5)  # of the way a model-by-model move tries, in turn
+
+
+def _filed(
+    state: GameState,
+    members: IntArray,
+    towards: FloatArray,
+    u: FloatArray,
+    travel: float,
+    limit: float,
+    keep_away: float,
+) -> FloatArray | None:
+    """:func:`file_positions` with the straight moves ``travel`` long along ``u``."""
+    enemies = enemy_minis(state, state.lookup().side_of[members[0]])
+    work = state.clone()  # menus only read the state: try the moves on a copy
+    order = members[np.argsort(-dot2(state.pos[members], u[None, :]), kind="stable")]
+    fan = detour_fans(u[None, :], np.array([travel]))[0]
+    for mini in order:
+        one = np.array([mini])
+        moves = np.empty_like(fan)
+        for k, way in enumerate(fan):
+            clear = clearance_limit(work, one, way, enemies, keep_away)
+            moves[k] = furthest_translation(work, one, way * (clear / travel))
+        way = pick_detours(fan[:1], moves[None, :, :], np.array([travel]), FOLLOW_GAIN)[0]
+        work.pos[one] = work.pos[one] + way
+    link = battle_rules().coherency
+    found = groups(work, members, link)
+    if len(found) > 1:  # the stragglers find their own way to the group nearest the goal
+        placed = min(found, key=lambda g: float(np.hypot(*(towards - work.pos[g].mean(axis=0)))))
+        behind = np.setdiff1d(members, placed)
+        work.pos[behind] = state.pos[behind]
+        order = behind[np.argsort(np.hypot(*(state.pos[behind] - towards).T), kind="stable")]
+        for mini in order:
+            aim = state.pos[mini] + u * travel
+            there = path_to_contact(work, int(mini), placed, limit, link, keep_away, aim)
+            if there is None:
+                return None
+            work.pos[mini] = there
+            placed = np.append(placed, mini)
+        if len(groups(work, members, link)) > 1:
+            return None
+    return np.asarray(np.round(work.pos[members], POSITION_DECIMALS), dtype=np.float64)
+
+
 def _flying_shift(state: GameState, members: IntArray, shift: FloatArray) -> FloatArray:
     """A flyer passes over models; it only has to end clear of them and on the table."""
     steps = np.linspace(1.0, 0.0, 41)
@@ -305,27 +389,41 @@ def _lead(
 
 
 def path_to_contact(
-    state: GameState, mini: int, theirs: IntArray, limit: float, contact: float
+    state: GameState,
+    mini: int,
+    theirs: IntArray,
+    limit: float,
+    contact: float,
+    keep_away: float = 0.0,
+    toward: FloatArray | None = None,
 ) -> FloatArray | None:
     """Where the model ``mini`` ends within ``contact`` of a model of ``theirs`` by a path of at
     most ``limit`` inches that crosses no base nor the table edge (AOS-M1: a model moves in
-    any combination of directions), or None: the kernel's grid search
+    any combination of directions) and, with ``keep_away``, never comes that near an enemy
+    model (AOS-M2), or None; with ``toward``, of the places so reached, the one nearest
+    that point. The kernel's grid search
     (:func:`openwar.engine.kernels.grid_path`, a :data:`PATH_CELL` grid, every leg checked
     exactly), on the bases within reach."""
     here, r = state.pos[mini], float(state.radius[mini])
     live = np.flatnonzero(state.alive & state.deployed)
     live = live[live != mini]
-    reach = np.hypot(*(state.pos[live] - here).T) - state.radius[live] - r
-    near = live[reach <= limit + PATH_CELL]
+    radius = state.radius[live].copy()
+    if keep_away > 0.0:
+        radius[state.lookup().side_of[live] != state.lookup().side_of[mini]] += keep_away
+    reach = np.hypot(*(state.pos[live] - here).T) - radius - r
+    keep = reach <= limit + PATH_CELL
+    near = live[keep]
     goals = theirs[np.isin(theirs, near)]
     if len(goals) == 0:
         return None
     found = kernels.grid_path(
         np.ascontiguousarray(here, dtype=np.float64), r,
-        np.ascontiguousarray(state.pos[near]), np.ascontiguousarray(state.radius[near]),
+        np.ascontiguousarray(state.pos[near]), np.ascontiguousarray(radius[keep]),
         np.ascontiguousarray(state.pos[goals]), np.ascontiguousarray(state.radius[goals]),
         contact, limit, PATH_CELL,
         float(state.board["width"]), float(state.board["depth"]), PATH_MARGIN,
+        np.zeros(2) if toward is None else np.asarray(toward, dtype=np.float64),
+        toward is not None,
     )  # fmt: skip
     if np.isnan(found[0]):
         return None

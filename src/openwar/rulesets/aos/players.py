@@ -9,8 +9,10 @@ import numpy as np
 
 from openwar.engine.actions import Action
 from openwar.engine.state import GameState
+from openwar.rulesets.aos import handlers
 from openwar.rulesets.aos.board import objectives, territory
-from openwar.rulesets.aos.moves import centre, enemy_minis
+from openwar.rulesets.aos.moves import centre, enemy_minis, file_positions
+from openwar.rulesets.aos.rules import battle_rules
 
 SCORES = {
     "first_turn": 1.0,
@@ -101,6 +103,13 @@ def _move(state: GameState, action: Action) -> float:
     if goal is None:
         return 0.0
     point = np.asarray(action.point)
+    if action.choice == "file":  # the point is the heading: where the models end counts
+        xy = file_positions(
+            state, unit.id, point, handlers.move_allowance(state, unit), battle_rules().enemy_gap
+        )
+        if xy is None:
+            return -1.0
+        point = xy.mean(axis=0)
     gain = float(np.hypot(*(goal - here)) - np.hypot(*(goal - point)))
     shooter = bool(unit.profile["missile"])
     return 1.0 + gain / 5.0 - (1.0 if shooter and action.kind == "move" else 0.0)
