@@ -283,3 +283,17 @@ def test_bench_plays_aos_mirror_matches() -> None:
     results = [play_game(g) for g in work]
     assert all(r.result in ("win", "draw", "loss") for r in results)
     assert all(r.decisions[0] > 0 for r in results)
+
+
+def test_units_set_up_towards_the_most_valuable_objective_they_lack() -> None:
+    """Invasion: the objective nearer the centre is worth 0.8 of the stake, the other 0.3;
+    a unit sets up towards the first, not onto the nearer second (the nearest of equals)."""
+    state = battle([unit("a", 10)], [unit("b", 5)])
+    points = [[36.0, 30.0], [10.0, 6.0]]  # the first nearer the centre (36, 24), the enemy's
+    state.board.update(victory="Invasion", objectives=points)
+    state.extra["objectives"], state.extra["control"] = points, [None, None]
+    onto_ours = Action("deploy", 0, "a", point=(10.0, 8.0))
+    towards_centre = Action("deploy", 0, "a", point=(36.0, 18.0))
+    assert EVALUATION._deploy(state, towards_centre) > EVALUATION._deploy(state, onto_ours)
+    state.board["victory"] = "Field of Glory"  # every objective worth the same: the nearest
+    assert EVALUATION._deploy(state, onto_ours) > EVALUATION._deploy(state, towards_centre)

@@ -833,8 +833,9 @@ class AosEvaluation:
 
     # -- set-up and the first turn -----------------------------------------------------------
     def _deploy(self, state: GameState, action: Action) -> float:
-        """Largest units first (they fit in fewest places), towards the objectives we lack
-        (else the enemy); ambushes, reserves and garrisons only where they help."""
+        """Largest units first (they fit in fewest places), towards the most valuable
+        objective we lack, the nearest of equals (else the enemy); ambushes, reserves and
+        garrisons only where they help."""
         unit = state.unit(str(action.unit))
         base = 2.0 * state.size(unit.id)
         if action.kind == "reserve" or action.choice == "no room":
@@ -846,7 +847,9 @@ class AosEvaluation:
         point = np.asarray(action.point)
         enemy = territory(state, 1 - action.side).centroid
         to_enemy = float(np.hypot(point[0] - enemy.x, point[1] - enemy.y))
-        goals = [p for p, _ in wanted(state, action.side, self.w)]
+        lacking = wanted(state, action.side, self.w)
+        top = max((worth for _, worth in lacking), default=0.0)
+        goals = [p for p, worth in lacking if worth >= top - 1e-9]
         goal = min((float(np.hypot(*(point - p))) for p in goals), default=to_enemy)
         value = base - 0.1 * to_enemy - 0.3 * goal
         return value - (15.0 if action.choice == "ambush" else 0.0)
