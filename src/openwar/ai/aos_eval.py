@@ -1014,15 +1014,11 @@ class AosEvaluation:
         stay_shoot, stay_charge = self._stay_flags(state, unit)
         if action.choice == "leave":
             xy = self._left(state, unit, action.point)
-        elif action.choice == "file":
-            found = file_positions(state, unit.id, np.asarray(action.point),
-                                   handlers.move_allowance(state, unit),
-                                   battle_rules().enemy_gap)  # fmt: skip
+        else:
+            found = self._ends(state, unit, action)
             if found is None:
                 return -math.inf
             xy = found
-        else:
-            xy = self._shifted(state, unit, action.point)
         retreat = action.choice == "retreat"
         return self._position_gain(
             state, unit, xy,
@@ -1059,12 +1055,24 @@ class AosEvaluation:
         limit = move_of(state, unit) + 3.5 + handlers.run_bonus(state, unit)
         return self._best_run(state, unit, limit)
 
+    def _ends(self, state: GameState, unit: UnitState, action: Action) -> FloatArray | None:
+        """Where a move or run leaves the unit's models: the block shifted to its point, or,
+        made model by model (AOS-B8), each model's own end (None if it cannot be made)."""
+        assert action.point is not None
+        if action.choice != "file":
+            return self._shifted(state, unit, action.point)
+        limit = handlers.move_limit(state, unit, action)
+        return file_positions(state, unit.id, np.asarray(action.point), limit,
+                              battle_rules().enemy_gap)  # fmt: skip
+
     def _run_move(self, state: GameState, action: Action) -> float:
         unit = state.unit(str(action.unit))
         if action.point is None:
             return 0.0
         stay_shoot, stay_charge = self._stay_flags(state, unit)
-        xy = self._shifted(state, unit, action.point)
+        xy = self._ends(state, unit, action)
+        if xy is None:
+            return -math.inf
         return self._position_gain(state, unit, xy, can_shoot=False, can_charge=False,
                                    stay_shoot=stay_shoot, stay_charge=stay_charge)  # fmt: skip
 

@@ -225,7 +225,7 @@ def move(state: GameState, action: Action, dice: Dice) -> list[Event]:
             "AOS-M3", 'a unit within 3" of an enemy may only stay or retreat; others move normally'
         )
     if action.choice == "file":
-        return _file_move(state, unit, action.point, dice)
+        return _file_move(state, unit, action.point, move_limit(state, unit, action), dice)
     shift = check_move(
         state, unit, action.point, move_allowance(state, unit), "retreat" if retreat else "normal"
     )
@@ -238,17 +238,24 @@ def move(state: GameState, action: Action, dice: Dice) -> list[Event]:
     return events + phases.deadly(state, unit.id, dice) + phases.check_end(state, dice)
 
 
+def move_limit(state: GameState, unit: UnitState, action: Action) -> float:
+    """How far the unit's models may go in this move or run (AOS-M1, AOS-M4)."""
+    pending = state.extra.get("pending")
+    if action.kind == "run_move" and pending is not None:
+        return move_allowance(state, unit) + int(pending["roll"]) + int(pending["bonus"])
+    return move_allowance(state, unit)
+
+
 def _file_move(
-    state: GameState, unit: UnitState, point: tuple[float, float], dice: Dice
+    state: GameState, unit: UnitState, point: tuple[float, float], limit: float, dice: Dice
 ) -> list[Event]:
     """A normal move made model by model towards ``point`` (AOS-M1, :func:`file_positions`):
-    each model's own straight path within its Move, across no base, never within 3" of an
-    enemy (AOS-M2), the unit coherent at the end (AOS-M6)."""
+    each model's own path within ``limit``, across no base, never within 3" of an enemy
+    (AOS-M2), the unit coherent at the end (AOS-M6)."""
     members = state.on_table(unit.id)
     xy = file_positions(
-        state, unit.id, np.asarray(point, dtype=np.float64), move_allowance(state, unit),
-        battle_rules().enemy_gap,
-    )  # fmt: skip
+        state, unit.id, np.asarray(point, dtype=np.float64), limit, battle_rules().enemy_gap
+    )
     if xy is None or float(np.hypot(*(xy - state.pos[members]).T).max()) < MOVE_TOLERANCE:
         raise IllegalActionError(
             "AOS-M1", f"{unit.id} cannot move model by model towards {point} and stay coherent"
@@ -356,10 +363,10 @@ def run_move(state: GameState, action: Action, dice: Dice) -> list[Event]:
     unit = state.unit(str(pending["unit"]))
     if action.unit != unit.id:
         raise IllegalActionError("AOS-M4", f"finish the run of {unit.id} first")
+    limit = move_limit(state, unit, action)
     state.extra["pending"] = None
     if action.point is None:
         return [Event("moved", {"unit": unit.id, "distance": 0.0, "run": True})]
-    limit = move_allowance(state, unit) + int(pending["roll"]) + int(pending["bonus"])
     shift = check_move(state, unit, action.point, limit, "run")
     moved = apply_shift(state, unit.id, shift)
     victory.follow_prize(state)

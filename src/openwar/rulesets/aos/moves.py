@@ -229,19 +229,38 @@ def _filed(
     found = groups(work, members, link)
     if len(found) > 1:  # the stragglers find their own way to the group nearest the goal
         placed = min(found, key=lambda g: float(np.hypot(*(towards - work.pos[g].mean(axis=0)))))
-        behind = np.setdiff1d(members, placed)
-        work.pos[behind] = state.pos[behind]
-        order = behind[np.argsort(np.hypot(*(state.pos[behind] - towards).T), kind="stable")]
-        for mini in order:
-            aim = state.pos[mini] + u * travel
-            there = path_to_contact(work, int(mini), placed, limit, link, keep_away, aim)
-            if there is None:
-                return None
-            work.pos[mini] = there
-            placed = np.append(placed, mini)
-        if len(groups(work, members, link)) > 1:
+        if not _regroup(state, work, members, placed, towards, limit, keep_away, u * travel):
             return None
     return np.asarray(np.round(work.pos[members], POSITION_DECIMALS), dtype=np.float64)
+
+
+def _regroup(
+    state: GameState,
+    work: GameState,
+    members: IntArray,
+    placed: IntArray,
+    towards: FloatArray,
+    limit: float,
+    keep_away: float = 0.0,
+    heading: FloatArray | None = None,
+) -> bool:
+    """The models of ``members`` not ``placed`` go back (on the copy ``work``) to where they
+    started and then, the nearest to ``towards`` first, each by its own shortest way within
+    ``limit`` (:func:`path_to_contact`, kept ``keep_away`` from enemy models) to within
+    coherency of the models already placed; with ``heading``, to the place so reached
+    nearest where that move would take it. False when one cannot or the unit ends split."""
+    link = battle_rules().coherency
+    behind = np.setdiff1d(members, placed)
+    work.pos[behind] = state.pos[behind]
+    order = behind[np.argsort(np.hypot(*(state.pos[behind] - towards).T), kind="stable")]
+    for mini in order:
+        aim = None if heading is None else state.pos[mini] + heading
+        there = path_to_contact(work, int(mini), placed, limit, link, keep_away, aim)
+        if there is None:
+            return False
+        work.pos[mini] = there
+        placed = np.append(placed, mini)
+    return len(groups(work, members, link)) == 1
 
 
 def _flying_shift(state: GameState, members: IntArray, shift: FloatArray) -> FloatArray:
@@ -466,20 +485,10 @@ def _lead_and_follow(
     for k in np.argsort(np.hypot(*(start - start[i]).T), kind="stable"):
         if k != i:
             _follow(work, np.array([ours[k]]), shift)
-    link = battle_rules().coherency
-    found = groups(work, ours, link)
+    found = groups(work, ours, battle_rules().coherency)
     if len(found) > 1:
         placed = next(g for g in found if ours[i] in g)
-        behind = np.setdiff1d(ours, placed)
-        work.pos[behind] = state.pos[behind]
-        order = behind[np.argsort(np.hypot(*(state.pos[behind] - end).T), kind="stable")]
-        for mini in order:
-            there = path_to_contact(work, int(mini), placed, roll, link)
-            if there is None:
-                return None
-            work.pos[mini] = there
-            placed = np.append(placed, mini)
-        if len(groups(work, ours, link)) > 1:
+        if not _regroup(state, work, ours, placed, end, roll):
             return None
     return np.asarray(np.round(work.pos[ours], POSITION_DECIMALS), dtype=np.float64)
 

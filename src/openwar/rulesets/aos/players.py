@@ -104,9 +104,8 @@ def _move(state: GameState, action: Action) -> float:
         return 0.0
     point = np.asarray(action.point)
     if action.choice == "file":  # the point is the heading: where the models end counts
-        xy = file_positions(
-            state, unit.id, point, handlers.move_allowance(state, unit), battle_rules().enemy_gap
-        )
+        limit = handlers.move_limit(state, unit, action)
+        xy = file_positions(state, unit.id, point, limit, battle_rules().enemy_gap)
         if xy is None:
             return -1.0
         point = xy.mean(axis=0)
