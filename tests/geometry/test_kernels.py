@@ -604,3 +604,13 @@ def test_grid_path_toward_a_point_ends_nearest_it_within_contact() -> None:
         assert 1.0 - 1e-9 <= math.dist(end[:2], goal[0]) <= 2.0 + 1e-9  # within 1" of it
     assert near[1] > 10.0 > far[1]  # the first stays on its side, the second goes round
     assert far[2] <= 6.0
+
+
+def test_grid_path_never_ends_a_base_over_the_table_edge() -> None:
+    """A big base charging a small one against the edge: the last straight leg would take
+    it over the edge, so it ends elsewhere, wholly on the table."""
+    found = grid_path(np.array([1.0, 30.0]), 1.0, np.array([[0.5, 20.0]]), np.array([0.5]),
+                      np.array([[0.5, 20.0]]), np.array([0.5]), 0.5, 12.0, 0.5, 60.0, 44.0,
+                      1e-3, np.zeros(2), False)  # fmt: skip
+    assert not np.isnan(found).any() and found[0] >= 1.0 and found[1] >= 1.0
+    assert math.dist(found[:2], (0.5, 20.0)) - 1.5 <= 0.5 + 1e-9

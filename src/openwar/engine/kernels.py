@@ -457,9 +457,11 @@ def grid_path(
 ) -> FloatArray:
     """Where a base of radius ``r`` at ``start`` can get within ``contact`` of a base of
     ``goals`` along a path of at most ``limit`` that never comes within ``margin`` of a base
-    of ``obstacles`` nor goes off the table: the nearest such place in path length along a
-    grid of ``cell`` with 16 ways out of each node (Dijkstra), each leg checked exactly
-    against every base, and a last straight leg to ``contact``/2 of the nearest goal base;
+    of ``obstacles`` nor goes off the table: the first node reached, in path length along a
+    grid of ``cell`` with 16 ways out of each node (Dijkstra), that is within ``contact`` of
+    a goal base or from which a straight last leg (of at most 3 cells, on the table) reaches
+    ``contact``/2 of one (the first goal base, in their order, that fits), each leg checked
+    exactly against every base;
     or, with ``toward``, of all the nodes so reached within ``contact`` of a goal base, the
     one nearest ``target`` (the first found of equals). Returns (x, y, path length), or NaNs
     when there is none within ``limit``."""
@@ -471,7 +473,6 @@ def grid_path(
     state = np.zeros(size, dtype=np.int8)  # 0 unknown, 1 free, 2 blocked
     heap_key = np.empty(size * 16 + 1)
     heap_val = np.empty(size * 16 + 1, dtype=np.int64)
-    count = 0
     home = n * side + n
     dist[home] = 0.0
     state[home] = 1
@@ -516,7 +517,8 @@ def grid_path(
             need = gap - contact / 2.0
             if d + need <= limit and need <= 3.0 * cell:
                 ex, ey = x + gx / centre * need, y + gy / centre * need
-                if _clear(x, y, ex, ey, r, obstacles, obstacle_r, margin):
+                inside = r <= ex <= width - r and r <= ey <= depth - r
+                if inside and _clear(x, y, ex, ey, r, obstacles, obstacle_r, margin):
                     return np.array([ex, ey, d + need])
         for s in range(_GRID_STEPS.shape[0]):
             jx, jy = ix + _GRID_STEPS[s, 0], iy + _GRID_STEPS[s, 1]

@@ -3,10 +3,15 @@ moves of a whole unit (normal moves, runs, retreats, charges), pile-ins model by
 coherency and split units.
 
 A unit moves as a block along a straight line (AOS-B4, as with a movement tray), so it stays
-in the formation it was set up in; every base-crossing check is the engine's exact one.
+in the formation it was set up in; every base-crossing check is the engine's exact one. Where
+the tray is stopped, a charge may go round what is in its way (AOS-C1) and a normal move
+towards an objective may be made model by model (AOS-B8), each model's path found by the
+compiled grid search (:func:`path_to_contact`).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import shapely
@@ -164,9 +169,9 @@ def file_positions(
     state: GameState, unit_id: str, towards: FloatArray, limit: float, keep_away: float
 ) -> FloatArray | None:
     """A normal move made model by model (AOS-M1: each model moves on its own, in any
-    direction): the unit's centre heads for ``towards`` as far as ``limit``; each model, the
-    nearest to the goal first, moves straight by that much, or by the turn of it (each of
-    DETOURS) that ends nearest where the straight move would take it when a base or the
+    direction): the unit's centre heads for ``towards`` as far as ``limit``; each model,
+    the furthest along the heading first, moves straight by that much, or by the turn of it
+    (each of DETOURS) that ends nearest where the straight move would take it when a base or the
     ``keep_away`` gap to an enemy model stops it (its own unit's models already moved
     counting where they now stand). None when the unit would end split (AOS-M6), or when an
     enemy garrisons a feature (their 3" is kept by block moves only)."""
@@ -191,6 +196,8 @@ def _file_positions(
     delta = towards - centroid(state, members)
     length = float(np.hypot(*delta))
     if length == 0.0:
+        return None
+    if limit <= 0.0:
         return None
     for share in FILE_SHARES:
         found = _filed(state, members, towards, delta / length, min(limit, length) * share,
@@ -290,10 +297,12 @@ def charge_positions(
     """Where the unit's models end a charge that brings a model within 1/2" of the target, or
     None when the roll or blocked paths do not allow it (AOS-C1). The unit first tries to move
     as a block along the line between one of its closest few pairs of models; failing that,
-    one of its models nearest the target (the nearest first) leads: it moves alone, straight
-    or, when a base stands in its way, first turned aside (AOS-M1: any combination of
-    directions, the whole path within the roll), and the others follow with the same move as
-    far as they can, or turned round what blocks them; the unit must stay coherent."""
+    as a block first stepped aside (:func:`_block_detour`); failing that, one of its models
+    nearest the target (the nearest first) leads: it moves alone, straight or by the
+    shortest way round the bases in between (AOS-M1: any combination of directions, the
+    whole path within the roll), and the others follow with the same move as far as they
+    can, or turned round what blocks them, and any left out of the leader's group find
+    their own way back to it (:func:`_regroup`); the unit must end coherent."""
     ours, theirs = state.on_table(unit_id), state.on_table(target_id)
     if len(ours) == 0 or len(theirs) == 0:
         return None
@@ -301,7 +310,7 @@ def charge_positions(
     if feature is not None:
         return garrisons.charge_positions(state, ours, feature, roll, battle_rules().charge_contact)
     gap = unit_gaps(state, ours, theirs)
-    pairs = np.argsort(gap, axis=None)[:CHARGE_PAIRS]
+    pairs = np.argsort(gap, axis=None, kind="stable")[:CHARGE_PAIRS]
     for flat in pairs:
         i, j = np.unravel_index(int(flat), gap.shape)
         shift = _pair_shift(state, ours, int(i), int(theirs[j]), float(gap[i, j]), roll)
@@ -330,7 +339,9 @@ def charge_positions(
 CHARGE_PAIRS = 8  # closest pairs tried for a charge as a block ...
 CHARGE_LEADERS = 4  # ... then the models nearest the target tried as the one that leads
 BLOCK_STEPS = (1.0, 2.0, 3.0, 4.0, 6.0, 8.0)  # inches a blocked unit first moves aside ...
-BLOCK_TURNS = (90.0, -90.0, 45.0, -45.0)  # ... turned by these degrees off its line ...
+HALF_ROOT = math.sqrt(0.5)  # cos 45 degrees, correctly rounded on every machine
+BLOCK_TURNS = ((0.0, 1.0), (0.0, -1.0), (HALF_ROOT, HALF_ROOT), (HALF_ROOT, -HALF_ROOT))
+# ... (cosine, sine) of 90, -90, 45 and -45 degrees: turned off its line ...
 BLOCK_PAIRS = 3  # ... before going straight between one of its closest few pairs
 PATH_CELL = 0.5  # inches between the nodes of a leading model's grid search ...
 PATH_MARGIN = 1e-3  # ... whose every leg stays this far clear of other bases
@@ -364,8 +375,7 @@ def _block_detour(
     for step in BLOCK_STEPS:
         if step >= roll:
             break
-        for turn in BLOCK_TURNS:
-            c, s = np.cos(np.radians(turn)), np.sin(np.radians(turn))
+        for c, s in BLOCK_TURNS:
             aside = np.array([c * u[0] - s * u[1], s * u[0] + c * u[1]]) * step
             work.pos[ours] = start
             first = furthest_translation(work, ours, aside)
@@ -374,7 +384,7 @@ def _block_detour(
                 continue
             work.pos[ours] = start + first
             after = gaps(work.pos[ours], work.radius[ours], work.pos[theirs], work.radius[theirs])
-            for flat in np.argsort(after, axis=None)[:BLOCK_PAIRS]:
+            for flat in np.argsort(after, axis=None, kind="stable")[:BLOCK_PAIRS]:
                 a, b = np.unravel_index(int(flat), after.shape)
                 second = _pair_shift(work, ours, int(a), int(theirs[b]), float(after[a, b]),
                                      roll - done)  # fmt: skip
@@ -394,12 +404,11 @@ def _lead(
     (:func:`path_to_contact`); False when no path of at most ``roll`` inches gets there."""
     start = work.pos[lead].copy()
     shift = _pair_shift(work, lead, 0, enemy, gap, roll)
-    if shift is None:
-        return False
-    work.pos[lead] = start + furthest_translation(work, lead, shift)
-    if gap_after(work, work.pos[lead], lead, theirs) <= battle_rules().charge_contact + EPS:
-        return True
-    work.pos[lead] = start
+    if shift is not None:
+        work.pos[lead] = start + furthest_translation(work, lead, shift)
+        if gap_after(work, work.pos[lead], lead, theirs) <= battle_rules().charge_contact + EPS:
+            return True
+        work.pos[lead] = start
     end = path_to_contact(work, int(lead[0]), theirs, roll, battle_rules().charge_contact)
     if end is None:
         return False
@@ -506,7 +515,7 @@ def pile_in(state: GameState, unit_id: str, distance: float) -> float:
         theirs = np.setdiff1d(theirs, garrisons.garrisoned_minis(state))  # nobody enters it
     if len(ours) == 0 or len(theirs) == 0:
         return 0.0
-    order = np.argsort(unit_gaps(state, ours, theirs).min(axis=1))
+    order = np.argsort(unit_gaps(state, ours, theirs).min(axis=1), kind="stable")
     furthest = 0.0
     for k in order:
         mini = np.array([ours[k]])
