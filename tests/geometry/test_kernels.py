@@ -614,3 +614,18 @@ def test_grid_path_never_ends_a_base_over_the_table_edge() -> None:
                       1e-3, np.zeros(2), False)  # fmt: skip
     assert not np.isnan(found).any() and found[0] >= 1.0 and found[1] >= 1.0
     assert math.dist(found[:2], (0.5, 20.0)) - 1.5 <= 0.5 + 1e-9
+
+
+def test_grid_path_never_steps_across_a_base_between_two_nodes() -> None:
+    """A wall of small bases standing between two columns of grid nodes (every node clear
+    of it): only the check of each leg, not of its ends, keeps the path from stepping
+    through it; round its ends the way is far longer than the limit."""
+    wall = np.array([[10.25, 5.0 + 0.3 * k] for k in range(34)])  # 0.1" apart: no way through
+    goal = np.array([[12.0, 10.0]])
+    bases = np.vstack([wall, goal])
+    args = (np.array([10.0, 10.0]), 0.1, bases, np.full(len(bases), 0.1), goal,
+            np.array([0.1]), 0.5, 4.0, 0.5, 60.0, 44.0, 1e-3, np.zeros(2), False)  # fmt: skip
+    assert np.isnan(grid_path(*args)).all()
+    open_way = (np.array([10.0, 10.0]), 0.1, goal, np.array([0.1]), goal, np.array([0.1]),
+                0.5, 4.0, 0.5, 60.0, 44.0, 1e-3, np.zeros(2), False)  # fmt: skip
+    assert not np.isnan(grid_path(*open_way)).any()  # without the wall, well within 4"
