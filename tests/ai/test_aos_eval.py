@@ -297,3 +297,20 @@ def test_units_set_up_towards_the_most_valuable_objective_they_lack() -> None:
     assert EVALUATION._deploy(state, towards_centre) > EVALUATION._deploy(state, onto_ours)
     state.board["victory"] = "Field of Glory"  # every objective worth the same: the nearest
     assert EVALUATION._deploy(state, onto_ours) > EVALUATION._deploy(state, towards_centre)
+
+
+def test_a_charge_or_an_attack_on_the_holders_gets_its_part_of_the_gathering() -> None:
+    """A charge is credited its part of the gathering as a move is (its models brought into
+    the objective's range), and an attack's expected kills among the holders as the deficit
+    they make good (w.gather = 0: neither)."""
+    state = gathering_state()
+    apart = AosEvaluation(Weights(gather=0.0))
+    assert EVALUATION.charge_value(state, "a", "b", 12.0) > apart.charge_value(
+        state, "a", "b", 12.0
+    )
+    goal = gathering(state, 0)
+    assert goal is not None
+    w = EVALUATION.w
+    share = w.gather * w.objective * goal.worth / goal.deficit
+    gain = EVALUATION._thinning(state, 0, {"b": 0.6}) - apart._thinning(state, 0, {"b": 0.6})
+    assert gain == pytest.approx(2 * share)
