@@ -149,7 +149,27 @@ def _detour(
     ends :data:`MIN_MOVE` nearer than the straight one (the choice OpenWar's menu makes,
     :func:`~openwar.engine.space.pick_detours`). A model may move in any combination of
     directions (AOS-M1); a turned straight move lets a unit behind its own lines go round
-    them, as the menu's straight ones cannot."""
+    them, as the menu's straight ones cannot. Remembered while the state is only read (the
+    model-by-model moves ask it again)."""
+    key = ("aos_detour", unit.id, goal.tobytes(), limit, keep_away, fly)
+    if state.scratch is not None and key in state.scratch:
+        known: np.ndarray = state.scratch[key]
+        return known
+    found = _turned(state, unit, here, goal, limit, keep_away, fly)
+    if state.scratch is not None:
+        state.scratch[key] = found
+    return found
+
+
+def _turned(
+    state: GameState,
+    unit: UnitState,
+    here: np.ndarray,
+    goal: np.ndarray,
+    limit: float,
+    keep_away: float,
+    fly: bool,
+) -> np.ndarray:
     straight = block_shift(state, unit.id, goal, limit, keep_away=keep_away, fly=fly)
     delta = goal - here
     length = float(np.hypot(*delta))

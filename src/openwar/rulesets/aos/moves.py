@@ -102,17 +102,31 @@ def clearance_limit(
 ) -> float:
     """How far along ``shift`` the movers go before any base comes within ``margin`` of a base
     of ``others`` (an exact quadratic per pair, like the engine's base-crossing check)."""
-    length = float(np.hypot(*shift))
-    if length == 0.0 or len(others) == 0:
-        return length
-    u = shift / length
+    shifts = np.asarray(shift, dtype=np.float64).reshape(1, 2)
+    return float(clearance_limits(state, movers, shifts, others, margin)[0])
+
+
+def clearance_limits(
+    state: GameState, movers: IntArray, shifts: FloatArray, others: IntArray, margin: float
+) -> FloatArray:
+    """:func:`clearance_limit` of each of ``shifts`` (k, 2) at once, each the same numbers as
+    asked alone (the same IEEE operations, element by element)."""
+    lengths = np.hypot(shifts[:, 0], shifts[:, 1])
+    if len(others) == 0:
+        return np.asarray(lengths, dtype=np.float64)
+    found = lengths.copy()
+    moving = lengths != 0.0
+    if not moving.any():
+        return np.asarray(found, dtype=np.float64)
+    u = shifts[moving] / lengths[moving, None]
     d, c = _pair_terms(state, movers, others, margin)
-    b = dot2(d, u)
-    disc = b * b - c
+    b = dot2(d[None, :, :, :], u[:, None, None, :])
+    disc = b * b - c[None, :, :]
     hits = (disc >= 0.0) & (b < 0.0)
     t = np.where(hits, -b - np.sqrt(np.maximum(disc, 0.0)), np.inf)
-    best = float(t.min()) if t.size else np.inf
-    return max(0.0, min(length, best))
+    best = t.reshape(len(u), -1).min(axis=1) if t[0].size else np.full(len(u), np.inf)
+    found[moving] = np.maximum(0.0, np.minimum(lengths[moving], best))
+    return np.asarray(found, dtype=np.float64)
 
 
 def _pair_terms(
@@ -226,10 +240,8 @@ def _filed(
     fan = detour_fans(u[None, :], np.array([travel]))[0]
     for mini in order:
         one = np.array([mini])
-        moves = np.empty_like(fan)
-        for k, way in enumerate(fan):
-            clear = clearance_limit(work, one, way, enemies, keep_away)
-            moves[k] = furthest_translation(work, one, way * (clear / travel))
+        clear = clearance_limits(work, one, fan, enemies, keep_away)
+        moves = furthest_translations(work, one, fan * (clear / travel)[:, None])
         way = pick_detours(fan[:1], moves[None, :, :], np.array([travel]), FOLLOW_GAIN)[0]
         work.pos[one] = work.pos[one] + way
     link = battle_rules().coherency
