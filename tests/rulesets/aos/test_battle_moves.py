@@ -273,3 +273,26 @@ def test_aos_f2_pile_in_up_to_3_ending_at_least_as_close() -> None:
     moved = after.pos[after.members("a")] - before
     assert float(abs(moved).max()) <= 3.0 + 1e-6
     assert gap(after, "a", "b") <= 0.06
+
+
+def test_clearances_of_many_shifts_are_each_the_one_asked_alone() -> None:
+    from openwar.rulesets.aos.moves import clearance_limit, clearance_limits
+
+    state = _pinned_column()
+    movers, enemies = state.members("a"), state.members("b")
+    rng = np.random.default_rng(7)
+    shifts = np.vstack([rng.uniform(-6.0, 6.0, (40, 2)), np.zeros((1, 2))])
+    together = clearance_limits(state, movers[-1:], shifts, enemies, 3.0)
+    alone = [clearance_limit(state, movers[-1:], s, enemies, 3.0) for s in shifts]
+    assert together.tolist() == alone and min(alone) < max(alone)  # some stopped, some not
+    mover, reach = state.pos[movers[-1]], state.radius[movers[-1]] + state.radius[enemies] + 3.0
+    for shift, got in zip(shifts, alone, strict=True):  # the quadratic, written out
+        length = math.hypot(*shift)
+        first = math.inf
+        for centre, r in zip(state.pos[enemies], reach, strict=True):
+            d = mover - centre
+            b = (d[0] * shift[0] + d[1] * shift[1]) / length if length else 0.0
+            disc = b * b - (d[0] ** 2 + d[1] ** 2 - r * r)
+            if length and disc >= 0.0 and b < 0.0:
+                first = min(first, -b - math.sqrt(disc))
+        assert got == pytest.approx(max(0.0, min(length, first)), abs=1e-9)
