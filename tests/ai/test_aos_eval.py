@@ -11,6 +11,7 @@ from openwar.ai import HeuristicPlayer, SearchPlayer, evaluation_for
 from openwar.ai.aos_eval import (
     EVALUATION,
     TWO_D6,
+    WEIGHTS,
     AosEvaluation,
     Weights,
     actual_uses,
@@ -19,6 +20,7 @@ from openwar.ai.aos_eval import (
     gathering_gain,
     holders,
     judge,
+    material,
     objective_value,
     pooled_damage,
     stake,
@@ -314,3 +316,49 @@ def test_a_charge_or_an_attack_on_the_holders_gets_its_part_of_the_gathering() -
     share = w.gather * w.objective * goal.worth / goal.deficit
     gain = EVALUATION._thinning(state, 0, {"b": 0.6}) - apart._thinning(state, 0, {"b": 0.6})
     assert gain == pytest.approx(2 * share)
+
+
+def test_a_run_that_gains_nothing_is_worth_less_than_keeping_the_shot() -> None:
+    """Archers in range of their target, no objectives: running forfeits the shot, so a run
+    (or a run that ends where the unit stands) is worth less than ending the phase."""
+    bow = weapon("Bow", rng=18, attacks=2, hit=4, wound=4, rend=0, damage=1)
+    archers = unit("a", 10, profile(missile=[bow], bravery=10))
+    theirs = unit("b", 10, profile(save=None, bravery=10))
+    state = battle([archers], [theirs])
+    place(state, "a", line(20.0, 10.0, 10))
+    place(state, "b", line(20.0, 24.0, 10))  # 14" off: in range, out of reach of a charge
+    state = in_phase(state, "movement")
+    menu = legal_actions(state)
+    run, end = Action("run", 0, "a"), next(a for a in menu if a.kind == "end_phase")
+    assert run in menu
+    assert EVALUATION.action_value(state, run) < EVALUATION.action_value(state, end) == 0.0
+    assert HeuristicPlayer().choose(state, menu) != run
+    state.extra["pending"] = {"kind": "run", "unit": "a", "roll": 1, "bonus": 0}
+    stand = Action("run_move", 0, "a")
+    assert stand in legal_actions(state)
+    assert EVALUATION.action_value(state, stand) < 0.0
+
+
+def test_war_of_attrition_counts_less_for_wounds_that_do_not_destroy_as_rounds_pass() -> None:
+    """War of Attrition scores only destroyed units: a Wound that leaves its unit standing is
+    worth ``material`` in the first round and nothing in the last; a destroyed unit is worth
+    all its points in every round."""
+    hits = np.zeros(11)
+    hits[2] = 1.0  # exactly two wounds: one of five two-Wound models slain
+    wipe = np.zeros(11)
+    wipe[10] = 1.0  # all ten wounds: the unit destroyed
+    values = {}
+    for rnd in (1, 3, 5):
+        state = duel()
+        state.board["victory"] = "War of Attrition"
+        state.round = rnd
+        values[rnd] = judge(state, "b", hits, battleshock=False).value
+        assert judge(state, "b", wipe, battleshock=False).value == state.unit("b").points
+    first = duel()
+    first.board["victory"] = "War of Attrition"
+    assert material(first) == WEIGHTS.material
+    assert values[1] == pytest.approx(WEIGHTS.material * first.unit("b").points / 5)
+    assert values[1] > values[3] > values[5] == 0.0
+    other = duel()  # First Blood: no fading
+    other.round = 5
+    assert material(other) == WEIGHTS.material

@@ -46,6 +46,7 @@ from openwar.rulesets.aos.wounds import negation_target, templates
 
 FIELD, INVASION, PRIZE, LOOT = "Field of Glory", "Invasion", "Arcane Prize", "Loot and Plunder"
 QUARTERED, FIRST_BLOOD = "Drawn and Quartered", "First Blood"
+ATTRITION = "War of Attrition"
 TWO_D6: FloatArray = power(die(6), 2)  # P(2D6 == v), indexed by v
 
 
@@ -54,6 +55,7 @@ class Weights:
     """The evaluation's judgement calls (everything else is the rules' own numbers)."""
 
     material: float = 0.7  # a Wound lost by a unit that survives, as a share of its points
+    attrition_fade: float = 1.0  # War of Attrition: share of ``material`` gone by the last round
     battleshock: float = 0.7  # share of the expected flight after casualties that counts
     stake: float = 0.5  # deciding the battle by its condition, as a share of an army's points
     objective: float = 0.8  # share of an objective's worth that holding it now is worth
@@ -144,19 +146,31 @@ def victory_name(state: GameState) -> str:
     return str(state.board.get("victory") or FIRST_BLOOD)
 
 
-def losses(unit: UnitState, full: int, left: FloatArray, rem: FloatArray, w: Weights) -> FloatArray:
+def material(state: GameState, w: Weights = WEIGHTS) -> float:
+    """What a Wound lost by a unit that survives costs it, as a share of its points per share
+    of its Wounds. War of Attrition scores only destroyed units, so there the share fades
+    round by round by ``w.attrition_fade`` of itself at the last."""
+    if victory_name(state) != ATTRITION or w.attrition_fade == 0.0:
+        return w.material
+    total = int(state.board.get("rounds", battle_rules().rounds))
+    done = min(max(state.round - 1, 0), total - 1) / max(total - 1, 1)
+    return w.material * (1.0 - w.attrition_fade * done)
+
+
+def losses(unit: UnitState, full: int, left: FloatArray, rem: FloatArray, share: float
+           ) -> FloatArray:  # fmt: skip
     """How much of the unit's points the enemy has as good as won with ``left`` models and
-    ``rem`` wounds on the wounded one: all once it is destroyed, else a share per Wound lost."""
+    ``rem`` wounds on the wounded one: all once it is destroyed, else ``share`` of its points
+    per share of its Wounds lost (see :func:`material`)."""
     kept = left * wounds_of(unit) - rem
-    share = w.material * (1.0 - kept / max(full, 1))
-    return np.where(left > 0, unit.points * share, float(unit.points))
+    return np.where(left > 0, unit.points * share * (1.0 - kept / max(full, 1)), float(unit.points))
 
 
 def current_loss(state: GameState, unit: UnitState, w: Weights = WEIGHTS) -> float:
     full = initial_size(state, unit.id) * wounds_of(unit)
     left = np.array([state.size(unit.id)], dtype=np.float64)
     rem = np.array([damage_taken(unit)], dtype=np.float64)
-    return float(losses(unit, full, left, rem, w)[0])
+    return float(losses(unit, full, left, rem, material(state, w))[0])
 
 
 # -- attacks with the exact odds -----------------------------------------------------------
@@ -274,9 +288,10 @@ def judge(
     slain = np.minimum(total // per, n)
     left = n - slain
     rem = np.where(left > 0, total - slain * per, 0.0)
+    share = material(state, w)
     before = float(losses(unit, full, np.array([float(n)]), np.array([float(damage_taken(unit))]),
-                          w)[0])  # fmt: skip
-    after = losses(unit, full, left, rem, w)
+                          share)[0])  # fmt: skip
+    after = losses(unit, full, left, rem, share)
     fled = np.zeros_like(dealt)
     if battleshock and w.battleshock > 0.0:
         brave = _bravery(state, target_id)
@@ -284,7 +299,7 @@ def judge(
         tested = (slain + already) > 0
         faces = np.arange(1, 7, dtype=np.float64)[:, None]  # one row per battleshock roll
         flee = np.clip(faces + already + slain - brave, 0, left) * tested
-        shock = losses(unit, full, left - flee, np.where(flee > 0, 0.0, rem), w).mean(axis=0)
+        shock = losses(unit, full, left - flee, np.where(flee > 0, 0.0, rem), share).mean(axis=0)
         after = (1.0 - w.battleshock) * after + w.battleshock * shock
         fled = w.battleshock * flee.mean(axis=0)
     value = expected(pmf, after) - before
@@ -1040,7 +1055,7 @@ class AosEvaluation:
         if key in memo:
             return float(memo[key])
         stay_shoot, stay_charge = self._stay_flags(state, unit)
-        best = 0.0
+        best = self._stand_after_run(state, unit)
         for point in move_points(state, unit, limit, "run"):
             xy = self._shifted(state, unit, point)
             gain = self._position_gain(state, unit, xy, can_shoot=False, can_charge=False,
@@ -1048,6 +1063,14 @@ class AosEvaluation:
             best = max(best, gain)
         memo[key] = best
         return best
+
+    def _stand_after_run(self, state: GameState, unit: UnitState) -> float:
+        """A run that ends where the unit stands: no ground gained, and no shooting or charge
+        this turn (what it could have done staying is lost)."""
+        stay_shoot, stay_charge = self._stay_flags(state, unit)
+        here = state.pos[state.on_table(unit.id)]
+        return self._position_gain(state, unit, here, can_shoot=False, can_charge=False,
+                                   stay_shoot=stay_shoot, stay_charge=stay_charge)  # fmt: skip
 
     def _run(self, state: GameState, action: Action) -> float:
         """The best run at the mean roll (no shooting or charging after it)."""
@@ -1068,7 +1091,7 @@ class AosEvaluation:
     def _run_move(self, state: GameState, action: Action) -> float:
         unit = state.unit(str(action.unit))
         if action.point is None:
-            return 0.0
+            return self._stand_after_run(state, unit)
         stay_shoot, stay_charge = self._stay_flags(state, unit)
         xy = self._ends(state, unit, action)
         if xy is None:
@@ -1244,7 +1267,7 @@ class AosEvaluation:
             if action.kind == "inspiring_presence"
             else handlers.hold_fast_units(state, str(action.unit))
         )
-        saved = 0.0
+        saved, share = 0.0, material(state, self.w)
         for unit_id in spared:
             if unit_id in state.extra["shock"]["immune"]:
                 continue
@@ -1253,11 +1276,11 @@ class AosEvaluation:
             slain = unit.tokens.get("slain_turn", 0)
             full = initial_size(state, unit_id) * wounds_of(unit)
             before = float(losses(unit, full, np.array([float(n)]),
-                                  np.array([float(damage_taken(unit))]), self.w)[0])  # fmt: skip
+                                  np.array([float(damage_taken(unit))]), share)[0])  # fmt: skip
             for face in range(1, 7):
                 flee = float(min(max(face + slain - brave, 0), n))
                 if flee > 0:
-                    after = losses(unit, full, np.array([n - flee]), np.array([0.0]), self.w)
+                    after = losses(unit, full, np.array([n - flee]), np.array([0.0]), share)
                     saved += (float(after[0]) - before) / 6.0
         return saved - self.cp_cost(state)
 
