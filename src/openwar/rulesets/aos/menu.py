@@ -155,33 +155,21 @@ def _detour(
     if state.scratch is not None and key in state.scratch:
         known: np.ndarray = state.scratch[key]
         return known
-    found = _turned(state, unit, here, goal, limit, keep_away, fly)
-    if state.scratch is not None:
-        state.scratch[key] = found
-    return found
-
-
-def _turned(
-    state: GameState,
-    unit: UnitState,
-    here: np.ndarray,
-    goal: np.ndarray,
-    limit: float,
-    keep_away: float,
-    fly: bool,
-) -> np.ndarray:
-    straight = block_shift(state, unit.id, goal, limit, keep_away=keep_away, fly=fly)
+    found = block_shift(state, unit.id, goal, limit, keep_away=keep_away, fly=fly)
     delta = goal - here
     length = float(np.hypot(*delta))
     travel = np.array([min(limit, length)])
-    if length == 0.0 or float(np.hypot(*straight)) >= BLOCKED * travel[0]:
-        return straight
-    fan = detour_fans((delta / length)[None, :], travel)[0]
-    moves = [straight] + [
-        block_shift(state, unit.id, here + way, limit, keep_away=keep_away, fly=fly)
-        for way in fan[1:]
-    ]
-    return np.asarray(pick_detours(delta[None, :], np.asarray(moves)[None], travel, MIN_MOVE)[0])
+    if length > 0.0 and float(np.hypot(*found)) < BLOCKED * travel[0]:
+        fan = detour_fans((delta / length)[None, :], travel)[0]
+        moves = [found] + [
+            block_shift(state, unit.id, here + way, limit, keep_away=keep_away, fly=fly)
+            for way in fan[1:]
+        ]
+        picked = pick_detours(delta[None, :], np.asarray(moves)[None], travel, MIN_MOVE)[0]
+        found = np.asarray(picked)
+    if state.scratch is not None:
+        state.scratch[key] = found
+    return found
 
 
 def _movement(state: GameState, side: int) -> list[Action]:
