@@ -36,11 +36,30 @@ def sight_lines(a_xy: FloatArray, a_r: float, b_xy: FloatArray, b_r: float) -> G
     return np.asarray(shapely.linestrings(pairs))
 
 
+# Unions of sight-blocking features, by the identities of the features in them: a board's
+# features never change during a battle and its clones share them, and a sight check needs the
+# same few unions (all of them, all but the one a base stands in) over and over. Each entry
+# keeps its features so that their ids cannot be reused while it lives.
+_UNIONS: dict[tuple[int, ...], tuple[tuple[Polygon, ...], shapely.Geometry]] = {}
+
+
+def _union(walls: Sequence[Polygon]) -> shapely.Geometry:
+    """``shapely.union_all(walls)``, remembered (see ``_UNIONS``)."""
+    key = tuple(map(id, walls))
+    found = _UNIONS.get(key)
+    if found is None or any(x is not y for x, y in zip(found[0], walls, strict=True)):
+        if len(_UNIONS) >= 256:
+            _UNIONS.clear()
+        found = (tuple(walls), shapely.union_all(np.asarray(list(walls), dtype=object)))
+        _UNIONS[key] = found
+    return found[1]
+
+
 def _blockers_for(a: FloatArray, b: FloatArray, blockers: GeometryArray) -> shapely.Geometry:
     holds = shapely.intersects_xy(blockers, a[0], a[1]) | shapely.intersects_xy(
         blockers, b[0], b[1]
     )
-    return shapely.union_all(blockers[~holds])
+    return _union(list(blockers[~holds]))
 
 
 def has_line_of_sight(a: PlacedBase, b: PlacedBase, blockers: Sequence[Polygon]) -> bool:
@@ -67,7 +86,7 @@ def visibility_matrix(
         return seen
     walls = np.asarray(list(blockers), dtype=object)
     a_r, b_r = np.asarray(a_radius, dtype=np.float64), np.asarray(b_radius, dtype=np.float64)
-    all_walls = shapely.union_all(walls)
+    all_walls = _union(list(blockers))
     shapely.prepare(all_walls)
     a_in = _inside_any(a_pts, walls)
     b_in = _inside_any(b_pts, walls)

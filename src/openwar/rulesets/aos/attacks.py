@@ -37,7 +37,14 @@ def visible(
     state: GameState, viewers: np.ndarray, targets: np.ndarray, skip: tuple[int, ...] = ()
 ) -> np.ndarray:
     """(n, m) who sees whom: terrain that blocks sight (but not the features in ``skip``),
-    and Dead of Night's limit."""
+    and Dead of Night's limit. Remembered while the state is only read; read-only."""
+    key = ("aos.visible", viewers.tobytes(), targets.tobytes(), skip)
+    return state.remembered(key, lambda: _visible(state, viewers, targets, skip))
+
+
+def _visible(
+    state: GameState, viewers: np.ndarray, targets: np.ndarray, skip: tuple[int, ...]
+) -> np.ndarray:
     seen = visibility_matrix(
         state.pos[viewers],
         state.radius[viewers],
@@ -48,7 +55,9 @@ def visible(
     limit = state.extra.get("sight_limit")
     if limit is not None:
         seen &= unit_gaps(state, viewers, targets) <= float(limit) + EPS
-    return np.asarray(seen)
+    seen = np.asarray(seen)
+    seen.flags.writeable = False
+    return seen
 
 
 def weapon_for(state: GameState, unit_id: str, weapon: dict[str, Any]) -> dict[str, Any]:

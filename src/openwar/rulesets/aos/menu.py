@@ -26,6 +26,13 @@ MIN_MOVE = 0.25
 
 
 def menu(state: GameState) -> list[Action]:
+    """The legal actions (built while the state is only read, so what they share is worked
+    out once)."""
+    with state.reading():
+        return _menu(state)
+
+
+def _menu(state: GameState) -> list[Action]:
     side = state.active
     if state.phase == "first_turn":
         return [

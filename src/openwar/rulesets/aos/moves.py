@@ -49,7 +49,12 @@ def enemy_minis(state: GameState, side: int) -> IntArray:
 
 
 def unit_gap(state: GameState, a: str, b: str) -> float:
-    """The closest gap between two units; a garrison is measured from its feature."""
+    """The closest gap between two units; a garrison is measured from its feature
+    (remembered while the state is only read)."""
+    return state.remembered(("aos.unit_gap", a, b), lambda: _unit_gap(state, a, b))
+
+
+def _unit_gap(state: GameState, a: str, b: str) -> float:
     ours, theirs = state.on_table(a), state.on_table(b)
     if len(ours) == 0 or len(theirs) == 0:
         return float("inf")
