@@ -22,6 +22,7 @@ from openwar.ai.aos_eval import (
     judge,
     material,
     objective_value,
+    one_unit_menu,
     pooled_damage,
     stake,
     wound_value,
@@ -33,7 +34,9 @@ from openwar.dice.notation import parse_dice
 from openwar.dice.pmf import mean
 from openwar.engine.actions import Action
 from openwar.engine.game import apply, legal_actions, outcome
+from openwar.engine.players import RandomPlayer
 from openwar.engine.state import GameState
+from openwar.rulesets.aos.moves import enemy_gap
 from openwar.rulesets.aos.odds import AosAttack, attack_odds
 from rulesets.aos.kit import battle, in_phase, line, place, profile, unit, weapon
 
@@ -248,6 +251,41 @@ def test_rollout_menu_is_part_of_the_legal_menu() -> None:
     menu = legal_actions(state)
     part = EVALUATION.rollout_menu(state)
     assert part and set(part) <= set(menu) and Action("end_phase", 0) in part
+
+
+def _one_unit_of_the_whole_menu(state: GameState) -> list[Action]:
+    """The rollout menu as it was defined: the whole menu filtered to the picked unit."""
+    menu = legal_actions(state)
+    units = [a.unit for a in menu if a.unit is not None and a.kind != "end_phase"]
+    if not units:
+        return menu
+    if state.phase == "movement":
+        with state.reading():
+            pick = min(dict.fromkeys(units), key=lambda u: enemy_gap(state, str(u)))
+    else:
+        pick = units[0]
+    return [a for a in menu if a.unit == pick or a.kind == "end_phase" or a.unit is None]
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_rollout_menu_built_for_one_unit_is_the_whole_menu_filtered(seed: int) -> None:
+    """In every movement and shooting phase of two battles (heuristic against random, the
+    armies' every unit on the table), the one unit's menu built alone is exactly the whole
+    menu's part for the unit the rollouts pick, in the same order."""
+    army_a, army_b = RULESET_ARMIES["aos"]
+    state, _ = start(load_setup((army_a, army_b), None, seed))
+    players = (HeuristicPlayer(0), RandomPlayer(seed))
+    checked = {"movement": 0, "shooting": 0}
+    while outcome(state) is None:
+        menu = legal_actions(state)
+        if state.phase in ("movement", "shooting") and not state.extra.get("pending"):
+            with state.reading():
+                alone = one_unit_menu(state)
+            if alone is not None:
+                assert alone == _one_unit_of_the_whole_menu(state)
+                checked[state.phase] += 1
+        state = apply(state, players[state.active].choose(state, menu))[0]
+    assert min(checked.values()) >= 5, checked
 
 
 # -- whole battles ---------------------------------------------------------------------------

@@ -183,38 +183,7 @@ def _movement(state: GameState, side: int) -> list[Action]:
     found: list[Action] = []
     if not state.extra["ending_movement"]:
         for unit in state.side_units(side):
-            if unit.flags.get("moved") or not len(state.on_table(unit.id)):
-                continue
-            if garrisons.feature_of(state, unit.id) is not None:
-                found += [
-                    Action("move", side, unit.id, point=p, choice="leave")
-                    for p in garrisons.leave_points(state, unit.id)
-                ]
-                continue
-            if characteristics.needs_move_roll(state, unit):
-                found.append(Action("roll_move", side, unit.id))
-                continue
-            if near_enemy(state, unit.id):
-                found += [
-                    Action("move", side, unit.id, point=p, choice="retreat")
-                    for p in move_points(
-                        state, unit, handlers.move_allowance(state, unit), "retreat"
-                    )
-                ]
-                continue
-            found += [
-                Action("move", side, unit.id, point=p, choice="normal")
-                for p in move_points(state, unit, handlers.move_allowance(state, unit), "normal")
-            ]
-            found += [
-                Action("move", side, unit.id, point=p, choice="file")
-                for p in file_points(state, unit, handlers.move_allowance(state, unit))
-            ]
-            found += [
-                Action("garrison", side, unit.id, choice=str(k))
-                for k in garrisons.entry_features(state, unit.id)
-            ]
-            found.append(Action("run", side, unit.id))
+            found += unit_moves(state, unit)
     for unit_id in handlers.waiting_reserves(state, side):
         if state.round <= battle_rules().outflank_last_turn:
             points = handlers.edge_points(state, state.unit(unit_id))
@@ -229,6 +198,44 @@ def _movement(state: GameState, side: int) -> list[Action]:
     if not handlers.must_arrive(state):
         found.append(_end(side))
     return found
+
+
+def unit_moves(state: GameState, unit: UnitState) -> list[Action]:
+    """One unit's actions on the movement phase's menu (none once it has moved, or while the
+    phase is ending); reserves arriving are not among them."""
+    side = unit.side
+    if state.extra["ending_movement"] or unit.flags.get("moved"):
+        return []
+    if not len(state.on_table(unit.id)):
+        return []
+    if garrisons.feature_of(state, unit.id) is not None:
+        return [
+            Action("move", side, unit.id, point=p, choice="leave")
+            for p in garrisons.leave_points(state, unit.id)
+        ]
+    if characteristics.needs_move_roll(state, unit):
+        return [Action("roll_move", side, unit.id)]
+    allowance = handlers.move_allowance(state, unit)
+    if near_enemy(state, unit.id):
+        return [
+            Action("move", side, unit.id, point=p, choice="retreat")
+            for p in move_points(state, unit, allowance, "retreat")
+        ]
+    return [
+        *(
+            Action("move", side, unit.id, point=p, choice="normal")
+            for p in move_points(state, unit, allowance, "normal")
+        ),
+        *(
+            Action("move", side, unit.id, point=p, choice="file")
+            for p in file_points(state, unit, allowance)
+        ),
+        *(
+            Action("garrison", side, unit.id, choice=str(k))
+            for k in garrisons.entry_features(state, unit.id)
+        ),
+        Action("run", side, unit.id),
+    ]
 
 
 def _pending_menu(state: GameState, pending: dict[str, object]) -> list[Action]:
@@ -287,16 +294,20 @@ def _pending_menu(state: GameState, pending: dict[str, object]) -> list[Action]:
 def _shooting(state: GameState, side: int) -> list[Action]:
     found = []
     for unit in state.side_units(side):
-        if not handlers.can_shoot(state, unit):
-            continue
-        targets = [
-            enemy.id
-            for enemy in state.side_units(1 - side)
-            if len(state.on_table(enemy.id))
-            and attacks.can_target_missile(state, unit.id, enemy.id)
-        ]
-        found += _attack_actions(state, unit, targets, "shoot", missile=True)
+        found += unit_shots(state, unit)
     return [*found, _end(side)]
+
+
+def unit_shots(state: GameState, unit: UnitState) -> list[Action]:
+    """One unit's actions on the shooting phase's menu."""
+    if not handlers.can_shoot(state, unit):
+        return []
+    targets = [
+        enemy.id
+        for enemy in state.side_units(1 - unit.side)
+        if len(state.on_table(enemy.id)) and attacks.can_target_missile(state, unit.id, enemy.id)
+    ]
+    return _attack_actions(state, unit, targets, "shoot", missile=True)
 
 
 def _attack_actions(
