@@ -265,15 +265,17 @@ def _burning(state: GameState, side: int) -> list[Event]:
 
 def eligible_fighters(state: GameState, side: int) -> list[str]:
     """Seed "Combat Phase": within 3" of an enemy unit or charged this turn; once a phase. A
-    unit with no enemy left in reach has nothing to fight and is passed over (AOS-F1)."""
-    return [
-        u.id
-        for u in state.side_units(side)
-        if len(state.on_table(u.id))
-        and not u.flags.get("fought")
-        and (u.flags.get("charged") or near_enemy(state, u.id))
-        and fight_targets(state, u.id)
-    ]
+    unit with no enemy left in reach has nothing to fight and is passed over (AOS-F1). Only
+    reads the state, so the gaps it measures are worked out once (see ``GameState.reading``)."""
+    with state.reading():
+        return [
+            u.id
+            for u in state.side_units(side)
+            if len(state.on_table(u.id))
+            and not u.flags.get("fought")
+            and (u.flags.get("charged") or near_enemy(state, u.id))
+            and fight_targets(state, u.id)
+        ]
 
 
 def fight_targets(state: GameState, unit_id: str) -> list[str]:
