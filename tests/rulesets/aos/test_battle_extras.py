@@ -392,6 +392,28 @@ def test_aos_g2_the_3_inch_gap_to_a_garrison_is_measured_to_a_thousandth_as_aos_
         play(state, Action("move", 1, "b", point=to(reach + 0.01), choice="normal"))
 
 
+@pytest.mark.parametrize("open_y", [26.0, 50.0])
+def test_aos_g2_the_nearest_enemy_is_a_garrisons_feature_or_an_open_units_model(
+    open_y: float,
+) -> None:
+    """With a garrison on the table, a unit's gap to the nearest enemy is the least of its gap
+    to each enemy unit, a garrison measured from its feature; the garrison's own gap too."""
+    archers = profile(missile=[BOW], melee=[weapon()])
+    state = in_phase(
+        battle([unit("a", 5, archers), unit("c", 3)], [unit("b", 5, archers)], tower_board()),
+        "movement",
+    )
+    place(state, "a", line(27.0, 15.0, 5))
+    place(state, "c", line(10.0, open_y, 3))
+    place(state, "b", line(12.0, 31.0, 5))
+    state, _ = play(state, Action("garrison", 0, "a", choice="0"))
+    for uid, enemies in (("b", ("a", "c")), ("a", ("b",)), ("c", ("b",))):
+        each = [moves.unit_gap(state, uid, e) for e in enemies]
+        assert moves.enemy_gap(state, uid) == min(each)
+    nearer = "c" if open_y < 30 else "a"
+    assert moves.enemy_gap(state, "b") == moves.unit_gap(state, "b", nearer)
+
+
 def test_aos_g3_a_charge_at_a_garrison_ends_within_half_an_inch_of_the_feature() -> None:
     state, _ = play(garrison_battle(), Action("garrison", 0, "a", choice="0"))
     state = in_phase(state, "charge", turn=1)

@@ -73,9 +73,20 @@ def enemy_gap(state: GameState, unit_id: str) -> float:
     """The gap to the nearest enemy model, an enemy garrison's feature counting as one."""
     ours = state.on_table(unit_id)
     side = state.unit(unit_id).side
-    if garrisons.garrisons(state):
+    held = garrisons.garrisons(state)
+    if held and unit_id in held:
         enemies = [u.id for u in state.units if u.side != side]
         return min((unit_gap(state, unit_id, e) for e in enemies), default=float("inf"))
+    if held:  # each garrison by its feature, the other enemies' models all at once
+        if len(ours) == 0:
+            return float("inf")
+        enemies = [u.id for u in state.units if u.side != side]
+        found = [unit_gap(state, unit_id, e) for e in enemies if e in held]
+        rest = [state.on_table(e) for e in enemies if e not in held]
+        theirs = np.concatenate(rest) if rest else np.zeros(0, dtype=np.int64)
+        if len(theirs):
+            found.append(float(unit_gaps(state, ours, theirs).min()))
+        return min(found, default=float("inf"))
     theirs = enemy_minis(state, side)
     if len(ours) == 0 or len(theirs) == 0:
         return float("inf")
