@@ -79,25 +79,24 @@ def visibility_matrix(
     b_radius: FloatArray,
     blockers: Sequence[Polygon],
 ) -> BoolArray:
-    """``(n, m)``: which bases of ``a`` can see which of ``b`` (round bases)."""
+    """``(n, m)``: which bases of ``a`` can see which of ``b`` (round bases). Every pair's
+    nine lines are traced in one call against the union of the blockers; only a pair with a
+    base inside a feature, all of whose lines are blocked, is traced again without the
+    features holding its bases."""
     a_pts, b_pts = as_points(a_xy), as_points(b_xy)
-    seen = np.ones((len(a_pts), len(b_pts)), dtype=bool)
-    if not blockers:
-        return seen
+    if not blockers or not len(a_pts) or not len(b_pts):
+        return np.ones((len(a_pts), len(b_pts)), dtype=bool)
     walls = np.asarray(list(blockers), dtype=object)
     a_r, b_r = np.asarray(a_radius, dtype=np.float64), np.asarray(b_radius, dtype=np.float64)
     all_walls = _union(list(blockers))
     shapely.prepare(all_walls)
-    a_in = _inside_any(a_pts, walls)
-    b_in = _inside_any(b_pts, walls)
-    for i in range(len(a_pts)):
-        lines = _lines_to_many(a_pts[i], a_r[i], b_pts, b_r)  # (m, 9)
-        blocked = np.asarray(np.asarray(shapely.intersects(lines, all_walls)).all(axis=1))
-        for j in np.flatnonzero((a_in[i] | b_in) & blocked):
-            walls_ij = _blockers_for(a_pts[i], b_pts[j], walls)
-            blocked[j] = bool(np.all(shapely.intersects(lines[j], walls_ij)))
-        seen[i] = ~blocked
-    return seen
+    lines = _lines_between(a_pts, a_r, b_pts, b_r)  # (n, m, 9)
+    blocked = np.asarray(shapely.intersects(lines, all_walls)).all(axis=2)
+    held = _inside_any(a_pts, walls)[:, None] | _inside_any(b_pts, walls)[None, :]
+    for i, j in zip(*np.nonzero(held & blocked), strict=True):
+        walls_ij = _blockers_for(a_pts[i], b_pts[j], walls)
+        blocked[i, j] = bool(np.all(shapely.intersects(lines[i, j], walls_ij)))
+    return np.asarray(~blocked)
 
 
 def _inside_any(pts: FloatArray, walls: GeometryArray) -> BoolArray:
@@ -105,14 +104,17 @@ def _inside_any(pts: FloatArray, walls: GeometryArray) -> BoolArray:
     return np.asarray(np.any(inside, axis=0))
 
 
-def _lines_to_many(a: FloatArray, a_r: float, b_pts: FloatArray, b_r: FloatArray) -> GeometryArray:
-    along = b_pts - a
-    length = np.hypot(along[:, 0], along[:, 1])
+def _lines_between(
+    a_pts: FloatArray, a_r: FloatArray, b_pts: FloatArray, b_r: FloatArray
+) -> GeometryArray:
+    """``(n, m, 9)``: the nine sight lines of every pair (as :func:`sight_lines`)."""
+    along = b_pts[None, :, :] - a_pts[:, None, :]  # (n, m, 2)
+    length = np.hypot(along[..., 0], along[..., 1])
     safe = np.where(length > 0, length, 1.0)
-    across = np.stack([-along[:, 1], along[:, 0]], axis=1) / safe[:, None]
+    across = np.stack([-along[..., 1], along[..., 0]], axis=2) / safe[..., None]
     across[length == 0] = (1.0, 0.0)
-    offsets = OFFSETS * EDGE_INSET
-    start = a + offsets[None, :, None] * a_r * across[:, None, :]  # (m, 3, 2)
-    end = b_pts[:, None, :] + offsets[None, :, None] * b_r[:, None, None] * across[:, None, :]
-    pairs = np.stack([np.repeat(start, 3, axis=1), np.tile(end, (1, 3, 1))], axis=2)
-    return np.asarray(shapely.linestrings(pairs))  # (m, 9)
+    offsets = (OFFSETS * EDGE_INSET)[None, None, :, None]
+    start = a_pts[:, None, None, :] + offsets * a_r[:, None, None, None] * across[:, :, None, :]
+    end = b_pts[None, :, None, :] + offsets * b_r[None, :, None, None] * across[:, :, None, :]
+    pairs = np.stack([np.repeat(start, 3, axis=2), np.tile(end, (1, 1, 3, 1))], axis=3)
+    return np.asarray(shapely.linestrings(pairs))  # (n, m, 9)
