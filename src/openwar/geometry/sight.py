@@ -92,16 +92,21 @@ def visibility_matrix(
     shapely.prepare(all_walls)
     lines = _lines_between(a_pts, a_r, b_pts, b_r)  # (n, m, 9)
     blocked = np.asarray(shapely.intersects(lines, all_walls)).all(axis=2)
-    held = _inside_any(a_pts, walls)[:, None] | _inside_any(b_pts, walls)[None, :]
+    a_holds, b_holds = _holds(a_pts, walls), _holds(b_pts, walls)  # (walls, n), (walls, m)
+    held = a_holds.any(axis=0)[:, None] | b_holds.any(axis=0)[None, :]
+    again: dict[bytes, list[tuple[int, int]]] = {}  # by the features that still block
     for i, j in zip(*np.nonzero(held & blocked), strict=True):
-        walls_ij = _blockers_for(a_pts[i], b_pts[j], walls)
-        blocked[i, j] = bool(np.all(shapely.intersects(lines[i, j], walls_ij)))
+        again.setdefault((~(a_holds[:, i] | b_holds[:, j])).tobytes(), []).append((i, j))
+    for key, pairs in again.items():
+        rest = _union(list(walls[np.frombuffer(key, dtype=bool)]))
+        rows, cols = (np.array(k) for k in zip(*pairs, strict=True))
+        blocked[rows, cols] = np.asarray(shapely.intersects(lines[rows, cols], rest)).all(axis=1)
     return np.asarray(~blocked)
 
 
-def _inside_any(pts: FloatArray, walls: GeometryArray) -> BoolArray:
-    inside = shapely.intersects_xy(walls[:, None], pts[None, :, 0], pts[None, :, 1])
-    return np.asarray(np.any(inside, axis=0))
+def _holds(pts: FloatArray, walls: GeometryArray) -> BoolArray:
+    """``(walls, points)``: which feature holds which point."""
+    return np.asarray(shapely.intersects_xy(walls[:, None], pts[None, :, 0], pts[None, :, 1]))
 
 
 def _lines_between(
