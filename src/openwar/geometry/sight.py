@@ -91,9 +91,9 @@ def visibility_matrix(
     all_walls = _union(list(blockers))
     shapely.prepare(all_walls)
     lines = _lines_between(a_pts, a_r, b_pts, b_r)  # (n, m, 9)
-    blocked = np.asarray(shapely.intersects(lines, all_walls)).all(axis=2)
+    blocked: BoolArray = np.asarray(np.asarray(shapely.intersects(lines, all_walls)).all(axis=2))
     a_holds, b_holds = _holds(a_pts, walls), _holds(b_pts, walls)  # (walls, n), (walls, m)
-    held = a_holds.any(axis=0)[:, None] | b_holds.any(axis=0)[None, :]
+    held = np.asarray(a_holds.any(axis=0))[:, None] | np.asarray(b_holds.any(axis=0))[None, :]
     again: dict[bytes, list[tuple[int, int]]] = {}  # by the features that still block
     for i, j in zip(*np.nonzero(held & blocked), strict=True):
         again.setdefault((~(a_holds[:, i] | b_holds[:, j])).tobytes(), []).append((i, j))
