@@ -204,14 +204,35 @@ def test_a_charge_is_valued_with_the_fight_move_that_follows_it() -> None:
 
 
 def test_search_shortlists_one_action_per_unit_before_a_units_second() -> None:
-    """The candidates are the best action of each unit in turn (which unit acts now is what
-    the rollouts can judge), then the best of the rest; ``diverse=False`` the plain best."""
+    """OpenWar: the candidates are the best action of each unit in turn (which unit acts now
+    is what the rollouts can judge), then the best of the rest; ``diverse=False`` the plain
+    best."""
+    judge = evaluation_for("openwar")
     menu = [Action("hold", 0, u, point=(float(k), 0.0)) for k, u in enumerate("aabbc")]
     values = [5.0, 4.9, 3.0, 2.9, 1.0]
     diverse = SearchPlayer(0, candidates=4)
-    assert diverse.shortlist(menu, values) == [0, 2, 4, 1]
-    assert SearchPlayer(0, candidates=2).shortlist(menu, values) == [0, 2]
-    assert SearchPlayer(0, candidates=4, diverse=False).shortlist(menu, values) == [0, 1, 2, 3]
+    assert diverse.shortlist(menu, values, judge) == [0, 2, 4, 1]
+    assert SearchPlayer(0, candidates=2).shortlist(menu, values, judge) == [0, 2]
+    plain = SearchPlayer(0, candidates=4, diverse=False)
+    assert plain.shortlist(menu, values, judge) == [0, 1, 2, 3]
+
+
+def test_aos_search_shortlists_a_units_distinct_choices_not_its_points_a_hair_apart() -> None:
+    """AoS: one unit's moves to points more than 3" apart, or with another target or kind, are
+    each a candidate; a move within 3" of one already picked is not (until the list is short)."""
+    judge = evaluation_for("aos")
+    menu = [
+        Action("move", 0, "a", point=(10.0, 10.0)),
+        Action("move", 0, "a", point=(11.0, 10.0)),  # 1" from the first: the same choice
+        Action("move", 0, "a", point=(10.0, 14.0)),  # 4" away: another choice
+        Action("shoot", 0, "a", target="x"),
+        Action("shoot", 0, "a", target="y"),
+        Action("move", 0, "b", point=(10.0, 10.0)),
+    ]
+    values = [6.0, 5.9, 5.0, 4.0, 3.9, 1.0]
+    assert SearchPlayer(0, candidates=4).shortlist(menu, values, judge) == [0, 2, 3, 4]
+    assert SearchPlayer(0, candidates=6).shortlist(menu, values, judge) == [0, 2, 3, 4, 5, 1]
+    assert judge.distinct(menu[0], menu[5]) and not judge.distinct(menu[0], menu[1])
 
 
 def test_search_rollouts_give_the_opponent_the_whole_menu_as_the_heuristic_does() -> None:

@@ -61,6 +61,7 @@ from openwar.rulesets.aos.wounds import negation_target, templates
 FIELD, INVASION, PRIZE, LOOT = "Field of Glory", "Invasion", "Arcane Prize", "Loot and Plunder"
 QUARTERED, FIRST_BLOOD = "Drawn and Quartered", "First Blood"
 ATTRITION = "War of Attrition"
+DISTINCT_GAP = 3.0  # inches between two destinations of one order that the search weighs both
 TWO_D6: FloatArray = power(die(6), 2)  # P(2D6 == v), indexed by v
 
 
@@ -1361,6 +1362,16 @@ class AosEvaluation:
             else:
                 pick = units[0]
         return [a for a in menu if a.unit == pick or a.kind == "end_phase" or a.unit is None]
+
+    def distinct(self, a: Action, b: Action) -> bool:
+        """Different units, kinds, targets or options, or destinations more than
+        ``DISTINCT_GAP`` apart: a side moves all its units in its turn, so which unit goes
+        first matters little; where a unit goes, and what it shoots or charges, matters."""
+        if (a.unit, a.kind, a.target, a.choice) != (b.unit, b.kind, b.target, b.choice):
+            return True
+        if a.point is None or b.point is None:
+            return a.point != b.point
+        return math.dist(a.point, b.point) > DISTINCT_GAP
 
     def margin_scale(self, state: GameState) -> float:
         return max(self.w.margin * army_points(state), 10.0)

@@ -33,6 +33,11 @@ class Evaluation(Protocol):
         """A score margin that makes a win clearly likely: turns margins into win chances."""
         ...
 
+    def distinct(self, a: Action, b: Action) -> bool:
+        """Whether ``a`` and ``b`` are different enough choices for the search to weigh both
+        (not the same order to points a hair apart)."""
+        ...
+
 
 EVALUATIONS = {"openwar": "openwar.ai.openwar_eval", "aos": "openwar.ai.aos_eval"}
 

@@ -1069,6 +1069,11 @@ class OpenWarEvaluation:
             score += objective_value(state, side, w=self.w)
         return score
 
+    def distinct(self, a: Action, b: Action) -> bool:
+        """Different units: one unit's orders go in alternation with the enemy's, so which
+        unit acts now is the choice the rollouts weigh (its best order the heuristic finds)."""
+        return a.unit != b.unit
+
     def rollout_menu(self, state: GameState) -> list[Action]:
         """One unit's orders: a split unit first, then the one nearest the enemy, so one in
         combat before one out of it (a rollout need not weigh every unit against every other)."""

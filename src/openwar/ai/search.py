@@ -9,8 +9,11 @@ foresee a heuristic opponent's replies exactly but for the dice; our side, to sa
 from one unit's orders at a time (:meth:`Evaluation.rollout_menu`). The leaf is
 scored by the evaluation's position value as a win chance (a finished battle by its result).
 The same rollout dice are used for every candidate (common random numbers), so candidates are
-compared on the same luck. The candidates are the best action of each unit in the order of
-their values (:meth:`SearchPlayer.shortlist`), so the rollouts judge which unit acts now.
+compared on the same luck. The candidates are the best actions, in the order of their values,
+that the ruleset calls distinct from each other (:meth:`SearchPlayer.shortlist`,
+:meth:`Evaluation.distinct`): in OpenWar, where units act in alternation, the best action of
+each unit, so the rollouts judge which unit acts now; in Age of Sigmar, where a side moves its
+whole army in its turn, a unit's different moves, targets and options as well.
 Successive halving: every candidate gets ``rollouts`` rollouts, the
 better half gets as many again, and so on until one is left, so most of the budget goes to the
 close calls. The heuristic's own pick keeps a head start of ``prior`` (a win chance), so a
@@ -66,7 +69,7 @@ class SearchPlayer:
         values = self.heuristic.values(state, menu)
         if state.phase == "setup":
             return menu[int(np.argmax(values))]
-        alive = self.shortlist(menu, values)
+        alive = self.shortlist(menu, values, self.evaluation or evaluation_for(state.ruleset))
         top = alive[0]
         totals = dict.fromkeys(alive, 0.0)
         played = 0
@@ -80,20 +83,19 @@ class SearchPlayer:
             alive = ranked[: max(1, len(ranked) // 2)]
         return menu[alive[0]]
 
-    def shortlist(self, menu: list[Action], values: list[float]) -> list[int]:
-        """The candidates: the heuristic's best action, then the best action of each other
-        unit in the order of their values, so that the rollouts weigh which unit acts now
-        (the heuristic's next best are mostly the same unit's order to a point a few mm
-        away); the best remaining actions fill the list when fewer units can act."""
+    def shortlist(self, menu: list[Action], values: list[float], judge: Evaluation) -> list[int]:
+        """The candidates: the heuristic's best action, then the next best that are
+        :meth:`Evaluation.distinct` from every one already picked, in the order of their
+        values (the heuristic's next best are mostly the same order to a point a hair away,
+        which the rollouts cannot tell apart); the best remaining actions fill the list when
+        fewer distinct ones exist."""
         ranked = sorted(range(len(menu)), key=lambda i: (-values[i], i))
         if not self.diverse:
             return ranked[: self.candidates]
         picked: list[int] = []
-        units: set[str | None] = set()
         for i in ranked:
-            if menu[i].unit not in units:
+            if all(judge.distinct(menu[i], menu[j]) for j in picked):
                 picked.append(i)
-                units.add(menu[i].unit)
                 if len(picked) == self.candidates:
                     return picked
         rest = [i for i in ranked if i not in picked]
