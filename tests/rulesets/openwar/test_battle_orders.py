@@ -332,6 +332,28 @@ def test_ow_o5_regroup_moves_each_miniature_up_to_5cm_towards_the_leader() -> No
     assert kinds(events)[1:] == ["regroup", "coherent"]
 
 
+def test_ow_b6_equally_near_miniatures_regroup_in_the_units_order_on_any_machine() -> None:
+    """Two miniatures equally far from the leader whose ways meet: the one earlier in the unit
+    moves first, the full 5 cm, and the other stops against it. numpy's default sort orders
+    ties as the machine's vector unit happens to (with AVX-512, the other way round), so
+    a tie must be broken by a stable sort for a battle to replay the same everywhere."""
+    pair = [(40.0 - 1.3, 22.0), (40.0 + 1.3, 22.0)]  # 0.1 cm apart, 10.1 cm from the leader
+    ranks = [(35.0 + 2.5 * k, 10.0 + 2.5 * r) for r in range(2) for k in range(5)]
+    state = battle([unit("a", 12), unit("x", 1)], [unit("b", 1), unit("y", 1)])
+    place(state, "a", pair + ranks)  # the leader: (40, 10), the first nearest the ranks' centre
+    place(state, "x", [(5.0, 5.0)])
+    place(state, "b", [(40.0, 80.0)])
+    place(state, "y", [(85.0, 85.0)])
+    state = in_battle(state)
+    state.unit("a").flags["split"] = True
+    after, _ = play(state, Action("regroup", 0, "a"))
+    first, second = after.pos[after.members("a")][:2]
+    assert np.hypot(*(first - np.array(pair[0]))) == pytest.approx(5.0)
+    assert np.hypot(*(second - np.array(pair[1]))) < 4.0
+    assert first == pytest.approx([39.239, 17.029], abs=1e-3)
+    assert second == pytest.approx([40.958, 18.844], abs=1e-3)
+
+
 def test_ow_m3_retreat_may_not_end_within_5cm() -> None:
     state = facing(2.0)
     with pytest.raises(IllegalActionError, match="OW-M3"):

@@ -350,7 +350,7 @@ def regroup(state: GameState, unit_id: str) -> list[Event]:
     largest = max(parts, key=len)
     middle = centroid(state, largest)
     leader = int(largest[np.argmin(np.hypot(*(state.pos[largest] - middle).T))])
-    order = np.argsort(np.hypot(*(state.pos[members] - state.pos[leader]).T))
+    order = np.argsort(np.hypot(*(state.pos[members] - state.pos[leader]).T), kind="stable")
     for k in order:
         mini = int(members[k])
         if mini == leader:
