@@ -10,6 +10,7 @@ import pytest
 
 from openwar.engine.actions import Action
 from openwar.engine.errors import IllegalActionError
+from openwar.engine.events import Event
 from openwar.engine.state import GameState
 from openwar.rulesets.openwar import fight, orders
 
@@ -318,15 +319,20 @@ def test_ow_u2_split_unit_may_only_regroup() -> None:
     assert "coherent" in kinds(events)
 
 
-def test_ow_o5_regroup_moves_each_miniature_up_to_5cm_towards_the_leader() -> None:
-    state = battle([unit("a", 3), unit("x", 1)], [unit("b", 1), unit("y", 1)])
-    place(state, "a", [(20.0, 10.0), (22.5, 10.0), (35.0, 10.0)])  # 10 cm gap: split
+def regrouped(spots: list[tuple[float, float]]) -> tuple[GameState, list[Event]]:
+    """Unit "a" split, its miniatures at ``spots`` (the other units far away), regrouped."""
+    state = battle([unit("a", len(spots)), unit("x", 1)], [unit("b", 1), unit("y", 1)])
+    place(state, "a", spots)
     place(state, "x", [(5.0, 5.0)])
     place(state, "b", [(40.0, 80.0)])
     place(state, "y", [(85.0, 85.0)])
     state = in_battle(state)
     state.unit("a").flags["split"] = True
-    after, events = play(state, Action("regroup", 0, "a"))
+    return play(state, Action("regroup", 0, "a"))
+
+
+def test_ow_o5_regroup_moves_each_miniature_up_to_5cm_towards_the_leader() -> None:
+    after, events = regrouped([(20.0, 10.0), (22.5, 10.0), (35.0, 10.0)])  # 10 cm gap: split
     a = after.members("a")
     assert after.pos[a] == pytest.approx(np.array([[20.0, 10.0], [22.5, 10.0], [30.0, 10.0]]))
     assert kinds(events)[1:] == ["regroup", "coherent"]
@@ -339,14 +345,7 @@ def test_ow_b6_equally_near_miniatures_regroup_in_the_units_order_on_any_machine
     a tie must be broken by a stable sort for a battle to replay the same everywhere."""
     pair = [(40.0 - 1.3, 22.0), (40.0 + 1.3, 22.0)]  # 0.1 cm apart, 10.1 cm from the leader
     ranks = [(35.0 + 2.5 * k, 10.0 + 2.5 * r) for r in range(2) for k in range(5)]
-    state = battle([unit("a", 12), unit("x", 1)], [unit("b", 1), unit("y", 1)])
-    place(state, "a", pair + ranks)  # the leader: (40, 10), the first nearest the ranks' centre
-    place(state, "x", [(5.0, 5.0)])
-    place(state, "b", [(40.0, 80.0)])
-    place(state, "y", [(85.0, 85.0)])
-    state = in_battle(state)
-    state.unit("a").flags["split"] = True
-    after, _ = play(state, Action("regroup", 0, "a"))
+    after, _ = regrouped(pair + ranks)  # the leader: (40, 10), first nearest the ranks' centre
     first, second = after.pos[after.members("a")][:2]
     assert np.hypot(*(first - np.array(pair[0]))) == pytest.approx(5.0)
     assert np.hypot(*(second - np.array(pair[1]))) < 4.0
