@@ -23,6 +23,7 @@ from openwar.engine.players import Player, RandomPlayer
 from openwar.engine.runner import BattleRecord, play, replay_actions
 from openwar.engine.state import GameState
 from openwar.errors import OpenWarError
+from openwar.outputs import write_text
 
 PLAYERS = ("random", "simple", "heuristic", "search")
 SEARCH_BUDGETS = range(1, 101)  # search:N, rollouts per candidate and halving round
@@ -184,9 +185,7 @@ def replay_json(
 
 def save_replay(path: Path, data: dict[str, Any]) -> None:
     """Write the replay atomically: a file is either whole or not there."""
-    temporary = path.with_name(path.name + ".part")
-    temporary.write_text(json.dumps(data, indent=1) + "\n")
-    temporary.replace(path)
+    write_text(path, json.dumps(data, indent=1) + "\n", "--replay")
 
 
 class ReplayError(OpenWarError):

@@ -150,6 +150,11 @@ def test_odds_bad_input_is_one_line_and_exit_code_2(
         (("nosuchgame",), "nosuchgame"),
         (("oldworld", "--ws", "11"), "--ws"),
         (("aos", "--plot", "x.gif"), "--plot"),
+        (("aos", "--attacks", "100000"), "100,000 dice in one attack"),
+        (("aos", "--attacks", "200D6"), "1,200 dice in one attack"),
+        (("openwar", "--models", "300", "--attacks", "10"), "'--models' x '--attacks'"),
+        (("opr", "--models", "1001"), "1,001 dice"),
+        (("oldworld", "--models", "500", "--attacks", "3"), "1,500 dice"),
     ],
 )
 def test_odds_bad_input_names_the_option(

@@ -21,6 +21,7 @@ from openwar.battles import (
     replay_json,
     save_replay,
 )
+from openwar.cli import options
 from openwar.engine.runner import BattleRecord
 from openwar.errors import OpenWarError
 from openwar.summary import RoundSummary, summarise
@@ -44,10 +45,19 @@ def battle_command(
     ),
     log: Annotated[bool, typer.Option("--log", help="Print every action and event.")] = False,
     replay_file: Annotated[
-        Path | None, typer.Option("--replay", help="Write the replay to FILE (JSON).")
+        Path | None,
+        typer.Option(
+            "--replay", help="Write the replay to FILE (JSON).", callback=options.output_file
+        ),
     ] = None,
-    svg: Annotated[Path | None, typer.Option(help="Picture of the table as SVG.")] = None,
-    png: Annotated[Path | None, typer.Option(help="Picture of the table as PNG.")] = None,
+    svg: Annotated[
+        Path | None,
+        typer.Option(help="Picture of the table as SVG.", callback=options.picture_file),
+    ] = None,
+    png: Annotated[
+        Path | None,
+        typer.Option(help="Picture of the table as PNG.", callback=options.picture_file),
+    ] = None,
     round_shown: Annotated[
         int | None, typer.Option("--round", min=1, help="Picture at the end of round K.")
     ] = None,
@@ -67,11 +77,6 @@ def battle_command(
     """
     if svg is not None and png is not None:
         raise typer.BadParameter("give --svg or --png, not both", param_hint="'--svg'")
-    for picture in (svg, png):
-        if picture is not None and picture.suffix.lower() not in (".png", ".svg"):
-            raise typer.BadParameter(
-                f"{picture}: expected a file name ending in .png or .svg", param_hint="'--png'"
-            )
     chosen = _players(players)
     board = _read_plan(battleplan, army_a) if battleplan is not None else None
     setup = load_setup((army_a, army_b), board, seed)

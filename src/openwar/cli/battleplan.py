@@ -9,6 +9,7 @@ import typer
 
 from openwar.battleplans.generator import generate, generate_default_scenario
 from openwar.battleplans.report import dumps, summary
+from openwar.cli.options import picture_file
 from openwar.render.table import draw_battleplan
 
 SCENARIOS = ("open-war", "default")
@@ -21,8 +22,12 @@ def battleplan_command(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one JSON object instead of the summary.")
     ] = False,
-    svg: Annotated[Path | None, typer.Option(help="Draw the table to FILE.svg.")] = None,
-    png: Annotated[Path | None, typer.Option(help="Draw the table to FILE.png.")] = None,
+    svg: Annotated[
+        Path | None, typer.Option(help="Draw the table to FILE.svg.", callback=picture_file)
+    ] = None,
+    png: Annotated[
+        Path | None, typer.Option(help="Draw the table to FILE.png.", callback=picture_file)
+    ] = None,
     scenario: Annotated[
         str,
         typer.Option(

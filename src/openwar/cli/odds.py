@@ -52,7 +52,12 @@ odds_app = typer.Typer(
 ONE = parse_dice(1)
 Json = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")]
 Plot = Annotated[
-    Path | None, typer.Option("--plot", help="Draw the distribution to FILE.png or FILE.svg.")
+    Path | None,
+    typer.Option(
+        "--plot",
+        help="Draw the distribution to FILE.png or FILE.svg.",
+        callback=options.picture_file,
+    ),
 ]
 Simulate = Annotated[
     int, typer.Option("--simulate", min=0, help="Also roll N seeded attacks (Monte Carlo).")
@@ -133,6 +138,7 @@ def aos_odds(
     from openwar.rulesets.aos.montecarlo import simulate as roll
     from openwar.rulesets.aos.odds import AosAttack, attack_odds
 
+    options.check_dice(attacks.maximum, "'--attacks'")
     profile = AosAttack(
         attacks, hit, wound, rend, damage, save, cover, hit_mod, wound_mod, save_mod,
         reroll_hits, reroll_wounds, reroll_saves, ward, mortal_on_6_hit, mortal_ends_sequence,
@@ -176,6 +182,7 @@ def openwar_odds(
     from openwar.rulesets.openwar.montecarlo import simulate as roll
     from openwar.rulesets.openwar.odds import OpenWarAttack, attack_odds
 
+    options.check_dice(models * attacks, "'--models' x '--attacks'")
     profile = OpenWarAttack(
         models, attacks, melee, accuracy, difficulty, pierce, armor, target_size, shock,
         presence, morale, grudge_match, talisman, ward,
@@ -251,6 +258,7 @@ def opr_odds(
         attacks = chosen.attacks
         if chosen.piercing and piercing is Piercing.NONE:
             piercing = Piercing.AUTO
+    options.check_dice(models * attacks, "'--models' x '--attacks'")
     profile = OprAttack(
         models, attacks, quality, target_quality, target_models, tough, armored, cover,
         piercing, deadly, poison, rapid, unwieldy, regeneration,
@@ -297,6 +305,7 @@ def oldworld_odds(
     from openwar.rulesets.oldworld.montecarlo import simulate as roll
     from openwar.rulesets.oldworld.odds import Mode, OldWorldAttack, attack_odds
 
+    options.check_dice(models * attacks, "'--models' x '--attacks'")
     mode = Mode.SHOOTING if shooting else Mode.COMBAT
     profile = OldWorldAttack(
         models, attacks, mode, ws, target_ws, bs, hit_mod, strength, toughness, armour, ap, ward,

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from openwar.cli.options import output_file
 from openwar.sim.report import print_summary
 from openwar.sim.store import RunStore, StoredRun, default_store
 
@@ -85,7 +86,9 @@ def show_run(
 @runs_app.command("export")
 def export_run(
     run_id: RunId,
-    csv_file: Annotated[Path, typer.Option("--csv", help="Write one row per battle to FILE.")],
+    csv_file: Annotated[
+        Path, typer.Option("--csv", help="Write one row per battle to FILE.", callback=output_file)
+    ],
     store: StoreOption = None,
 ) -> None:
     """Export a run's battles as CSV (battle, seed, winner, victory, scores, casualties...)."""

@@ -14,6 +14,7 @@ from rich.markup import escape
 
 from openwar.battleplans.files import read_battleplan
 from openwar.battles import PLAYERS_HELP, read_players
+from openwar.cli.options import picture_file
 from openwar.errors import OpenWarError
 from openwar.progress import progress_bar
 from openwar.sim.executors import Executor, make_executor
@@ -56,7 +57,10 @@ def simulate_command(
         typer.Option(help="Run on Dask: tcp://host:port of a scheduler, or local-dask."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
-    plot: Annotated[Path | None, typer.Option(help="Chart of the outcomes (.svg or .png).")] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option(help="Chart of the outcomes (.svg or .png).", callback=picture_file),
+    ] = None,
     store: Annotated[
         Path | None, typer.Option(help="Results store (default: $OPENWAR_STORE or user data).")
     ] = None,
@@ -73,8 +77,6 @@ def simulate_command(
     Example: openwar simulate examples/armies/openwar/iron_road_legion.yaml
     examples/armies/openwar/hearthhold_lodge.yaml -n 100 --plot outcomes.svg
     """
-    if plot is not None and plot.suffix.lower() not in {".svg", ".png"}:
-        raise typer.BadParameter(f"{plot}: expected a file name ending in .svg or .png")
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     with RunStore(store or default_store()) as runs:
         if resume is None:

@@ -13,16 +13,14 @@ from matplotlib.axes import Axes
 from matplotlib.patches import Circle, Polygon
 
 from openwar.engine.state import GameState
-from openwar.errors import OpenWarError
+from openwar.outputs import PICTURES, check_output, save_figure
 
 SIDE_COLOURS = ("#3b6fb6", "#c0392b")
-FORMATS = {".png", ".svg"}
 
 
 def draw_battle(state: GameState, path: Path, title: str) -> Path:
     """Write the table as it stands (PNG or SVG; the same state gives the same bytes)."""
-    if path.suffix.lower() not in FORMATS:
-        raise OpenWarError(f"{path}: expected a file name ending in .png or .svg")
+    check_output(path, suffixes=PICTURES)
     plt.rcParams["svg.hashsalt"] = "openwar"
     board = state.board
     width, depth = float(board["width"]), float(board["depth"])
@@ -57,11 +55,7 @@ def draw_battle(state: GameState, path: Path, title: str) -> Path:
     ax.set_title(title, fontsize=10)
     ax.set_xlabel(board.get("unit", "cm"))
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    metadata = {"Date": None} if path.suffix.lower() == ".svg" else {"Software": None}
-    fig.savefig(path, metadata=metadata)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path)
 
 
 def _draw_units(ax: Axes, state: GameState) -> None:

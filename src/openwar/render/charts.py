@@ -10,17 +10,15 @@ import numpy as np
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-from openwar.errors import OpenWarError
+from openwar.outputs import PICTURES, check_output, save_figure
 from openwar.rulesets.odds import OddsResult, SimulatedOdds, pad
 
-FORMATS = {".png", ".svg"}
 VISIBLE = 1e-4  # the x axis ends where P(at least k) drops below this
 
 
 def plot_odds(result: OddsResult, path: Path, simulated: SimulatedOdds | None = None) -> Path:
     """Draw P(exactly k) as bars and P(at least k) as a line; write ``path`` (.png or .svg)."""
-    if path.suffix.lower() not in FORMATS:
-        raise OpenWarError(f"--plot {path}: expected a file name ending in .png or .svg")
+    check_output(path, "--plot", PICTURES)
     plt.rcParams["svg.hashsalt"] = "openwar"
     fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
     last = max(int(np.nonzero(result.at_least >= VISIBLE)[0][-1]), 1)
@@ -45,8 +43,4 @@ def plot_odds(result: OddsResult, path: Path, simulated: SimulatedOdds | None = 
     extra = twin.get_legend_handles_labels()
     ax.legend(lines[0] + extra[0], lines[1] + extra[1], loc="upper right", fontsize=8)
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    metadata = {"Date": None} if path.suffix.lower() == ".svg" else {"Software": None}
-    fig.savefig(path, metadata=metadata)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path, "--plot")

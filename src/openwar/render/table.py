@@ -16,10 +16,9 @@ from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from openwar.battleplans.generator import Battleplan
-from openwar.errors import OpenWarError
 from openwar.geometry import Battlefield, LengthUnit, Territory
+from openwar.outputs import PICTURES, check_output, save_figure
 
-FORMATS = {".png", ".svg"}
 SIDE_COLOURS = {"A": "#3b6fb6", "B": "#c0392b"}
 GRID_STEP = {LengthUnit.INCH: 6.0, LengthUnit.CM: 10.0}  # a ruler line every 6" or 10 cm
 FIGURE_WIDTH = 11.0  # inches of paper
@@ -100,9 +99,7 @@ def _frame(ax: Axes, plan: Battleplan) -> None:
 
 
 def _save(path: Path, field: Battlefield, width: float, draw: Callable[[Axes], None]) -> Path:
-    suffix = path.suffix.lower()
-    if suffix not in FORMATS:
-        raise OpenWarError(f"{path}: expected a file name ending in .png or .svg")
+    check_output(path, suffixes=PICTURES)
     height = width * field.depth / field.width + 1.3
     with plt.rc_context():
         plt.rcParams["svg.hashsalt"] = "openwar"
@@ -110,11 +107,7 @@ def _save(path: Path, field: Battlefield, width: float, draw: Callable[[Axes], N
         fig, ax = plt.subplots(figsize=(width, height), dpi=100)
         draw(ax)
         fig.tight_layout()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        metadata = {"Date": None} if suffix == ".svg" else {"Software": None}
-        fig.savefig(path, metadata=metadata)
-        plt.close(fig)
-    return path
+        return save_figure(fig, path)  # in the context: the SVG's fonts are drawn as paths
 
 
 def draw_battleplan(plan: Battleplan, path: Path) -> Path:

@@ -12,19 +12,17 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.ticker import MaxNLocator
 
-from openwar.errors import OpenWarError
+from openwar.outputs import PICTURES, check_output, save_figure
 from openwar.sim.plan import BattleResult
 from openwar.sim.stats import wilson
 
-FORMATS = {".png", ".svg"}
 COLOURS = ("#4a6fa5", "#c0504d")
 
 
 def plot_run(summary: dict[str, Any], results: list[BattleResult], path: Path) -> Path:
     """Four panels: outcomes with their intervals, scores (by victory condition when the
     battles had several: their scores count different things), points lost, rounds played."""
-    if path.suffix.lower() not in FORMATS:
-        raise OpenWarError(f"--plot {path}: expected a file name ending in .png or .svg")
+    check_output(path, "--plot", PICTURES)
     played = [r for r in results if r.error is None]
     plt.rcParams["svg.hashsalt"] = "openwar"
     fig, axes = plt.subplots(2, 2, figsize=(10, 7), dpi=100)
@@ -40,15 +38,7 @@ def plot_run(summary: dict[str, Any], results: list[BattleResult], path: Path) -
     _rounds(axes[1][1], played)
     fig.suptitle(f"{names[0]} (A) vs {names[1]} (B): {len(played)} battles")
     fig.tight_layout()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        metadata = {"Date": None} if path.suffix.lower() == ".svg" else {"Software": None}
-        fig.savefig(path, metadata=metadata)
-    except OSError as exc:
-        raise OpenWarError(f"--plot {path}: cannot write ({exc})") from exc
-    finally:
-        plt.close(fig)
-    return path
+    return save_figure(fig, path, "--plot")
 
 
 def _outcomes(ax: Any, played: list[BattleResult]) -> None:

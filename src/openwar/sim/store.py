@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from openwar.errors import OpenWarError
+from openwar.outputs import write_whole
 from openwar.sim.plan import ArmyFile, BattleResult, SimulationPlan
 
 ENV_STORE = "OPENWAR_STORE"
@@ -235,13 +236,14 @@ class RunStore:
         """Write a run's battles as CSV, one row per battle; returns the number of rows."""
         self.run(run_id)
         results = self.results(run_id)
-        try:
-            with path.open("w", newline="", encoding="utf-8") as handle:
+
+        def write(temporary: Path) -> None:
+            with temporary.open("w", newline="", encoding="utf-8") as handle:
                 writer = csv.writer(handle, lineterminator="\n")
                 writer.writerow(CSV_HEADER)
                 writer.writerows(_csv_row(r) for r in results)
-        except OSError as exc:
-            raise OpenWarError(f"--csv {path}: cannot write ({exc})") from exc
+
+        write_whole(path, write, "--csv")
         return len(results)
 
 

@@ -1,0 +1,89 @@
+"""Files the commands write (pictures, charts, replays, CSV): a path that cannot be written is
+one line naming the option and the path, before any work; a write that fails leaves nothing
+half-written and no temporary file behind."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from openwar.cli.app import main
+from openwar.errors import OpenWarError
+from openwar.outputs import check_output, write_text, write_whole
+
+SMALL = Path(__file__).parents[1] / "sim" / "data"
+ARMIES = [str(SMALL / "small_legion.yaml"), str(SMALL / "small_lodge.yaml")]
+
+
+def one_line_error(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
+    code = main(argv)
+    captured = capsys.readouterr()
+    assert code == 2, captured.err
+    assert "Traceback" not in captured.out + captured.err
+    assert len(captured.err.strip().splitlines()) == 1, captured.err
+    assert captured.out == ""  # refused before any work: no report printed
+    return captured.err
+
+
+def test_check_output_names_what_is_wrong_with_the_path(tmp_path: Path) -> None:
+    a_file = tmp_path / "file.csv"
+    a_file.write_text("x")
+    cases = {
+        tmp_path / "missing" / "x.png": "the folder",
+        a_file / "x.png": "is not a folder",
+        tmp_path / "x.txt": "expected a file name ending in .png or .svg",
+    }
+    for path, words in cases.items():
+        with pytest.raises(OpenWarError, match=words) as caught:
+            check_output(path, "--png", (".png", ".svg"))
+        assert str(caught.value).startswith(f"--png {path}: ")
+    folder = tmp_path / "pictures.png"
+    folder.mkdir()
+    with pytest.raises(OpenWarError, match="is a folder, not a file"):
+        check_output(folder, "--png", (".png", ".svg"))
+    assert check_output(tmp_path / "fine.png", "--png", (".png",)) == tmp_path / "fine.png"
+
+
+def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path: Path) -> None:
+    path = tmp_path / "replay.json"
+    path.write_text("old")
+
+    def fail_half_way(temporary: Path) -> None:
+        temporary.write_text("half")
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(OpenWarError, match=r"--replay .*replay.json: cannot write \(No space"):
+        write_whole(path, fail_half_way, "--replay")
+    assert path.read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["replay.json"]
+    write_text(path, "new")
+    assert path.read_text() == "new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["replay.json"]
+
+
+@pytest.mark.parametrize(
+    ("command", "option"),
+    [
+        (["battle", *ARMIES, "--png"], "--png"),
+        (["battle", *ARMIES, "--svg"], "--svg"),
+        (["battle", *ARMIES, "--replay"], "--replay"),
+        (["battleplan", "--points", "1000", "--seed", "1", "--png"], "--png"),
+        (["odds", "aos", "--attacks", "3", "--plot"], "--plot"),
+        (["simulate", *ARMIES, "-n", "2", "--plot"], "--plot"),
+        (["runs", "export", "1", "--csv"], "--csv"),
+    ],
+)
+def test_an_output_in_a_missing_folder_is_refused_before_any_work(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    command: list[str],
+    option: str,
+) -> None:
+    monkeypatch.setenv("OPENWAR_STORE", str(tmp_path / "runs.sqlite"))
+    name = "x.csv" if option in ("--replay", "--csv") else "x.svg"
+    missing = tmp_path / "no-such-folder" / name
+    message = one_line_error(capsys, [*command, str(missing)])
+    assert f"'{option}'" in message and str(missing) in message and "does not exist" in message
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing written, no store made
