@@ -17,6 +17,7 @@ import numpy as np
 from openwar import __version__
 from openwar.armies.model import ArmyList
 from openwar.engine.actions import Action
+from openwar.engine.errors import IllegalActionError
 from openwar.engine.events import Event
 from openwar.engine.game import rules_for
 from openwar.engine.players import Player, RandomPlayer
@@ -215,7 +216,13 @@ def replay(path: Path) -> tuple[BattleSetup, BattleRecord, tuple[str, str]]:
     """Replay a file and check it ends in the recorded state."""
     setup, actions, expected, players = load_replay(path)
     state, events = start(setup)
-    record = replay_actions(state, actions)
+    try:
+        record = replay_actions(state, actions)
+    except IllegalActionError as exc:
+        raise ReplayError(
+            f"{path}: the replay goes off course, a recorded action is refused ({exc}): the "
+            "file was changed, or written by another version of OpenWar"
+        ) from exc
     record.setup_events = events
     if record.final.state_hash() != expected:
         raise ReplayError(f"{path}: the replay ends in a different state than recorded")

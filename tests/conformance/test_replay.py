@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from openwar.battles import fight_battle, replay, replay_json, save_replay
+from openwar.battles import ReplayError, fight_battle, replay, replay_json, save_replay
 
 from .invariants import event_log_hash
 from .rulesets import RULESETS, fixture_for
@@ -31,3 +32,22 @@ def test_same_seed_same_event_log_and_replay_round_trip(
     assert recorded_players == players
     assert replayed.final.state_hash() == first.final.state_hash()
     assert event_log_hash(replayed.events) == event_log_hash(first.events)
+
+
+def test_a_changed_replay_is_refused_naming_the_file(tmp_path: Path) -> None:
+    """A recorded action the battle no longer allows, or a different end: one ReplayError
+    naming the file (it was an engine error naming neither the file nor the replay)."""
+    fixture = fixture_for("openwar")
+    players = ("simple", "simple")
+    record = fight_battle(fixture.setup(3), players)
+    data = replay_json(fixture.setup(3), players, record)
+    data["actions"][20]["unit"] = "zz"
+    changed = tmp_path / "changed.json"
+    changed.write_text(json.dumps(data))
+    with pytest.raises(ReplayError, match=r"changed.json: the replay goes off course.*'zz'"):
+        replay(changed)
+    data = replay_json(fixture.setup(3), players, record)
+    data["final_state_hash"] = "0" * 16
+    changed.write_text(json.dumps(data))
+    with pytest.raises(ReplayError, match=r"changed.json: the replay ends in a different state"):
+        replay(changed)
