@@ -69,6 +69,26 @@ def test_malformed_file_is_one_line_naming_file_and_place_exit_2(
     assert len(err.splitlines()) == 1 and str(path) in err and expected in err
 
 
+def test_validate_lists_every_problem_of_a_malformed_file_one_per_line(
+    tmp_path: Path, capsys: Capture
+) -> None:
+    """`army validate` names them all (other commands name the first and count the rest)."""
+    text = (
+        "ruleset: openwar\nunits:\n  - name: A\n    type: Scouts\n    sise: 3\n"
+        "  - name: B\n    type: Scouts\n    colour: red\n"
+    )
+    path = write(tmp_path, text)
+    assert main(["army", "validate", str(path)]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert [line.split(f"{path}: ")[1] for line in lines] == [
+        "name: is missing",
+        "line 5, units.0.sise: is not a known field",
+        "line 8, units.1.colour: is not a known field",
+    ]
+    assert main(["army", "show", str(path)]) == 2
+    assert capsys.readouterr().err.strip().endswith("name: is missing (and 2 more)")
+
+
 def test_missing_and_huge_files_are_refused(tmp_path: Path, capsys: Capture) -> None:
     assert main(["army", "show", str(tmp_path / "none.yaml")]) == 2
     assert "cannot be read" in capsys.readouterr().err

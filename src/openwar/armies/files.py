@@ -14,7 +14,15 @@ from openwar.rulesets.sources import YamlDoc, YamlReadError, read_text_file, rea
 
 
 class ArmyFileError(OpenWarError):
-    """An army file cannot be read, is not YAML, or does not have an army list's shape."""
+    """An army file cannot be read, is not YAML, or does not have an army list's shape.
+    ``problems`` holds one line per problem found (the message names the first)."""
+
+    def __init__(self, message: str, problems: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.problems = problems or (message,)
+
+    def __reduce__(self) -> tuple[type[ArmyFileError], tuple[str, tuple[str, ...]]]:
+        return type(self), (str(self), self.problems)
 
 
 @functools.lru_cache(maxsize=32)
@@ -45,10 +53,11 @@ def _validated(file: str, doc: YamlDoc) -> ArmyList:
         raise ArmyFileError(f"{file}: line 1: expected a mapping with ruleset, name and units")
     army, problems = validate_doc(doc, ArmyList)
     if army is None:
-        first = problems[0]
-        where = f"line {first.line}, " if first.line else ""
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        raise ArmyFileError(f"{file}: {where}{first.path}: {first.message}{more}")
+        lines = tuple(
+            f"{file}: {f'line {p.line}, ' if p.line else ''}{p.path}: {p.message}" for p in problems
+        )
+        more = f" (and {len(lines) - 1} more)" if len(lines) > 1 else ""
+        raise ArmyFileError(lines[0] + more, lines)
     return army
 
 

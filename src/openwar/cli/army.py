@@ -72,8 +72,18 @@ def cost_army(file: ArmyPath, as_json: Json = False) -> None:
 
 @army_app.command("validate")
 def validate_army(file: ArmyPath, as_json: Json = False) -> None:
-    """Check the army: exit 0 when valid, 1 listing every problem, 2 when unreadable."""
-    report = assess(load_army(file))
+    """Check the army: exit 0 when valid, 1 listing every problem, 2 when unreadable (every
+    problem of the file's shape listed, one per line)."""
+    try:
+        army = load_army(file)
+    except ArmyFileError as exc:
+        if len(exc.problems) == 1:
+            raise
+        err = Console(stderr=True, highlight=False, soft_wrap=True)
+        for line in exc.problems:
+            err.print(f"openwar: error: {line}", markup=False)
+        raise typer.Exit(2) from None
+    report = assess(army)
     if as_json:
         typer.echo(json.dumps(report.to_json(), indent=2))
     else:
