@@ -57,6 +57,11 @@ def test_validate_json(tmp_path: Path, capsys: Capture) -> None:
          "line 6, units.0.sise: is not a known field"),
         ("ruleset: openwar\nname: X\nunits:\n  - {name: A, type: Scouts, size: many}\n",
          "line 4, units.0.size: must be a whole number"),
+        ("ruleset: openwar\nname: X\nunits:\n  - {name: A, type: Scouts, size: -3}\n",
+         "line 4, units.0.size: must be at least 1"),
+        ("ruleset: openwar\nname: X\nunits:\n  - name: A\n    type: Scouts\n"
+         "    options: [{name: Sword, models: 0}]\n",
+         "units.0.options.0.models: must be at least 1"),
         ("- just a list\n", "line 1: expected a mapping"),
     ],
 )  # fmt: skip

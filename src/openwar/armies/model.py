@@ -15,7 +15,7 @@ class OptionChoice(ArmyData):
     """An option bought for the whole unit (``models`` left out) or for ``models`` of it."""
 
     name: str = Field(min_length=1)
-    models: int | None = None
+    models: int | None = Field(default=None, ge=1)
 
 
 class ArmyUnit(ArmyData):
@@ -23,7 +23,7 @@ class ArmyUnit(ArmyData):
 
     name: str = Field(min_length=1)
     type: str = Field(min_length=1)
-    size: int | None = None
+    size: int | None = Field(default=None, ge=1)
     options: list[OptionChoice] = Field(default_factory=list)
     allied: bool = False
 
@@ -40,7 +40,7 @@ class ArmyList(ArmyData):
 
     ruleset: str
     name: str = Field(min_length=1)
-    points_limit: int | None = None
+    points_limit: int | None = Field(default=None, ge=0)
     general: str | None = None
     allegiance: str | None = None
     units: list[ArmyUnit] = Field(default_factory=list)
