@@ -40,6 +40,23 @@ def test_a_matchup_of_three_players_names_the_option(capsys: pytest.CaptureFixtu
     assert len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["-n", "3"], "'-n': 3 is odd"),
+        (["--matchup", "heuristic"], "'--matchup': 'heuristic': expected two players"),
+    ],
+)
+def test_an_odd_count_or_a_one_player_matchup_is_refused(
+    capsys: pytest.CaptureFixture[str], argv: list[str], named: str
+) -> None:
+    """Battles come in pairs with the sides swapped, and a matchup names the player tested
+    and its opponent: -n 3 played three and one name played a mirror, without a word."""
+    assert main(["bench", "ai", *argv]) == 2
+    err = capsys.readouterr().err
+    assert named in err and len(err.strip().splitlines()) == 1
+
+
 def test_json_gives_the_figures_and_a_breakdown_that_adds_up(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

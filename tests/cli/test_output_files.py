@@ -87,3 +87,9 @@ def test_an_output_in_a_missing_folder_is_refused_before_any_work(
     message = one_line_error(capsys, [*command, str(missing)])
     assert f"'{option}'" in message and str(missing) in message and "does not exist" in message
     assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing written, no store made
+
+
+def test_a_round_without_a_picture_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """`battle --round K` names the round of the picture; without one it did nothing."""
+    message = one_line_error(capsys, ["battle", *ARMIES, "--round", "2"])
+    assert "'--round'" in message and "give --png or --svg too" in message

@@ -77,6 +77,9 @@ def battle_command(
     """
     if svg is not None and png is not None:
         raise typer.BadParameter("give --svg or --png, not both", param_hint="'--svg'")
+    if round_shown is not None and svg is None and png is None:
+        raise typer.BadParameter("it picks the round of the picture; give --png or --svg too",
+                                 param_hint="'--round'")  # fmt: skip
     chosen = _players(players)
     board = _read_plan(battleplan, army_a) if battleplan is not None else None
     setup = load_setup((army_a, army_b), board, seed)

@@ -43,11 +43,23 @@ def bench_ai(
     from openwar.bench.ai import MATCHUPS, RULESET_ARMIES, goal_of, run, summary
     from openwar.errors import OpenWarError
 
+    if battles % 2:
+        raise typer.BadParameter(
+            f"{battles} is odd: battles come in pairs, one seed with the sides swapped",
+            param_hint="'-n'",
+        )
     if ruleset not in RULESET_ARMIES:
         known = ", ".join(RULESET_ARMIES)
         raise OpenWarError(f"no sample armies for ruleset {ruleset!r} (expected one of: {known})")
     chosen: tuple[tuple[str, str, float | None], ...] = MATCHUPS
     if matchup:
+        for text in matchup:
+            if "," not in text:
+                raise typer.BadParameter(
+                    f"{text!r}: expected two players, the tested one first, such as "
+                    "search:6,heuristic",
+                    param_hint="'--matchup'",
+                )
         pairs = [read_players(text, "--matchup") for text in matchup]
         chosen = tuple((first, second, goal_of(first, second)) for first, second in pairs)
     console = Console(stderr=True) if as_json else None
