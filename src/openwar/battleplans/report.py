@@ -164,7 +164,8 @@ def summary(plan: Battleplan) -> str:
         f"Open War battleplan: {RULESET_NAMES.get(plan.ruleset, plan.ruleset)}, "
         f"{plan.points} points, seed {plan.seed}",
         f"Battlefield: {distance_text(field.width, unit)} x {distance_text(field.depth, unit)}; "
-        f"x runs west to east along the long edge, y south to north; north is the far long edge.",
+        f"x runs west to east{' along the long edge' if field.width > field.depth else ''}, "
+        f"y south to north; north is the far {'long ' if field.width > field.depth else ''}edge.",
         *terrain_lines(plan),
         f"Map: {plan.map.name} ({_map_source(plan)}). {plan.map.description}",
         *(

@@ -225,12 +225,12 @@ def report(
     for line in highlights:
         console.print(f"  {line}", markup=False)
     winner = (
-        "nobody"
+        "no winner"
         if result.winner is None
-        else escape(f"{SIDE_NAMES[result.winner]} ({setup.armies[result.winner].name})")
+        else "winner " + escape(f"{SIDE_NAMES[result.winner]} ({setup.armies[result.winner].name})")
     )
     console.print(
-        f"Result: [bold]{escape(result.victory)}[/bold] — winner {winner}; scores A "
+        f"Result: [bold]{escape(result.victory)}[/bold] — {winner}; scores A "
         f"{result.scores[0]} - B {result.scores[1]} after {result.rounds} rounds "
         f"({escape(result.reason)})"
     )

@@ -111,7 +111,8 @@ def _plan(
     seed: int,
 ) -> SimulationPlan:
     if army_a is None or army_b is None:
-        raise typer.BadParameter("give two army files (or --resume ID)", param_hint="ARMY_A")
+        missing_side = "ARMY_A" if army_a is None else "ARMY_B"
+        raise typer.BadParameter("give two army files (or --resume ID)", param_hint=missing_side)
     if battles is None:
         raise typer.BadParameter("how many battles? e.g. -n 100", param_hint="'-n'")
     plan = SimulationPlan(

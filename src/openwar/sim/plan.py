@@ -64,8 +64,8 @@ class SimulationPlan:
         first, second = _army(self.armies[0]), _army(self.armies[1])
         if first.ruleset != second.ruleset:
             raise OpenWarError(
-                f"{self.armies[1].path}: a {second.ruleset!r} army cannot fight a "
-                f"{first.ruleset!r} army ({self.armies[0].path})"
+                f"{self.armies[1].path}: its army is for the {second.ruleset} ruleset and "
+                f"cannot fight the {first.ruleset} army of {self.armies[0].path}"
             )
         return first, second
 
