@@ -23,6 +23,12 @@ PLAIN = (
     (re.compile(r"Input should be a valid number[^;]*"), "must be a number"),
     (re.compile(r"Extra inputs are not permitted"), "is not a known field"),
     (re.compile(r"^Field required$"), "is missing"),
+    (re.compile(r"Input should be a valid list"), "must be a list"),
+    (re.compile(r"Input should be a valid dictionary[^;]*"), "must be a mapping (key: value)"),
+    (re.compile(r"Input should be a valid string"), "must be text"),
+    (re.compile(r"Input should be a valid boolean[^;]*"), "must be true or false"),
+    (re.compile(r"String should have at least 1 character"), "must not be empty"),
+    (re.compile(r"Value error, "), ""),
 )
 
 
@@ -33,6 +39,8 @@ def plain_words(message: str) -> str:
     "Invalid value for '--seed': must be at least 0"
     >>> plain_words("Input should be a valid integer, unable to parse string as an integer")
     'must be a whole number'
+    >>> plain_words("Value error, 'sometimes' is not one of 'none', 'ones'")
+    "'sometimes' is not one of 'none', 'ones'"
     """
     for pattern, words in PLAIN:
         message = pattern.sub(words, message)
