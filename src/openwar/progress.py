@@ -22,7 +22,9 @@ def progress_bar(
     remaining: bool = True,
     transient: bool = True,
 ) -> Progress:
-    """A Rich progress display on ``console``; ``label`` formats each task's description."""
+    """A Rich progress display on ``console``; ``label`` formats each task's description.
+    Where the console is not a terminal (a log file, a pipe) the bar cannot redraw itself, so
+    its last state is kept as a line instead of vanishing (it left a lone blank line)."""
     columns: list[ProgressColumn] = [
         TextColumn(label),
         BarColumn(),
@@ -31,4 +33,4 @@ def progress_bar(
     ]
     if remaining:
         columns.append(TimeRemainingColumn())
-    return Progress(*columns, console=console, transient=transient)
+    return Progress(*columns, console=console, transient=transient and console.is_terminal)

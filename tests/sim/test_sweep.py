@@ -82,5 +82,6 @@ def test_play_sweep_reports_every_battle_to_the_progress_bar() -> None:
     plan = small_plan()
     done: list[int] = []
     with make_executor(1, None) as executor:
-        points = play_sweep(plan, 0, "Legion Cohort", [10, 30], executor, done.append)
+        plans = sweep_plans(plan, 0, "Legion Cohort", [10, 30])
+        points = play_sweep(plans, 0, executor, done.append)
     assert sum(done) == 2 * plan.battles == sum(p.played for p in points)

@@ -18,7 +18,7 @@ from openwar.battles import PLAYERS_HELP, read_players
 from openwar.progress import progress_bar
 from openwar.sim.executors import make_executor
 from openwar.sim.plan import SIDES, ArmyFile, SimulationPlan
-from openwar.sim.sweep import SweepPoint, even_points, parse_values, play_sweep
+from openwar.sim.sweep import SweepPoint, even_points, parse_values, play_sweep, sweep_plans
 
 
 def sweep_command(
@@ -53,15 +53,14 @@ def sweep_command(
     )
     if battleplan is not None:
         plan = replace(plan, battleplan=read_battleplan(battleplan, plan.ruleset))
+    plans = sweep_plans(plan, index, unit, sizes)
     err = Console(stderr=True)
     with (
         make_executor(workers or os.cpu_count() or 1, scheduler) as executor,
         progress_bar(err) as progress,
     ):
         task = progress.add_task(escape(f"{unit}: {len(sizes)} sizes"), total=battles * len(sizes))
-        points = play_sweep(
-            plan, index, unit, sizes, executor, lambda done: progress.advance(task, done)
-        )
+        points = play_sweep(plans, index, executor, lambda done: progress.advance(task, done))
     even = even_points(points)
     if as_json:
         data = {

@@ -108,18 +108,17 @@ def sweep_plans(
 
 
 def play_sweep(
-    plan: SimulationPlan,
+    plans: list[tuple[int, int, SimulationPlan]],
     side: int,
-    unit: str,
-    sizes: list[int],
     executor: Executor,
     advance: Callable[[int], None] | None = None,
 ) -> list[SweepPoint]:
-    """Play the plan's battles at every size on a started executor; ``advance`` is told how
-    many battles each finished chunk held (for a progress bar)."""
-    items = list(enumerate(battle_seeds(plan.seed, plan.battles)))
+    """Play the battles of every size's plan (:func:`sweep_plans`, made first so that a bad
+    unit or size is reported before any executor starts) on a started executor; ``advance``
+    is told how many battles each finished chunk held (for a progress bar)."""
     points = []
-    for size, total, sized in sweep_plans(plan, side, unit, sizes):
+    for size, total, sized in plans:
+        items = list(enumerate(battle_seeds(sized.seed, sized.battles)))
         results = []
         for chunk in executor.results(sized, chunked(items, executor.workers)):
             results += chunk
