@@ -6,6 +6,7 @@ BIN := $(VENV)/bin
 .PHONY: demo test lint typecheck bench clean
 
 $(BIN)/python:
+	@echo "Creating $(VENV) and installing OpenWar's dependencies (about a minute, once)..."
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
