@@ -86,12 +86,12 @@ def test_validate_lists_every_problem_of_a_malformed_file_one_per_line(
     assert main(["army", "validate", str(path)]) == 2
     lines = capsys.readouterr().err.strip().splitlines()
     assert [line.split(f"{path}: ")[1] for line in lines] == [
-        "name: is missing",
+        "line 1, name: is missing",
         "line 5, units.0.sise: is not a known field",
         "line 8, units.1.colour: is not a known field",
     ]
     assert main(["army", "show", str(path)]) == 2
-    assert capsys.readouterr().err.strip().endswith("name: is missing (and 2 more)")
+    assert capsys.readouterr().err.strip().endswith("line 1, name: is missing (and 2 more)")
 
 
 def test_missing_and_huge_files_are_refused(tmp_path: Path, capsys: Capture) -> None:

@@ -32,13 +32,16 @@ class YamlDoc:
     root: yaml.Node | None
 
     def line(self, loc: Loc) -> int | None:
-        """The 1-based line of the deepest node of ``loc`` that exists in the file.
+        """The 1-based line of the deepest node of ``loc`` that exists in the file (a key
+        missing at the top: where the document starts).
 
         >>> read_yaml_text("a:\\n  b: [1, 2]\\n", "x.yaml").line(["a", "b", 1])
         2
+        >>> read_yaml_text("# army\\na: 1\\n", "x.yaml").line(["name"])
+        2
         """
         node = self.root
-        found: int | None = None
+        found: int | None = None if node is None else node.start_mark.line + 1
         for part in loc:
             child = _child(node, part)
             if child is None:
