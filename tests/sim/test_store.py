@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from openwar.engine.game import rules_for
 from openwar.sim.executors import InProcess
 from openwar.sim.plan import BattleResult, SimulationPlan
 from openwar.sim.run import OnResults, RunInterrupted, code_version, missing, new_run, play_run
@@ -37,7 +38,10 @@ def test_store_round_trips_inputs_battles_and_summary(store_path: Path) -> None:
         assert run.plan == plan
         assert run.status == "complete" and run.done == 3
         assert run.army_names == ("Small Legion", "Small Lodge")
-        assert run.code_version == code_version()
+        assert run.code_version == code_version("openwar")
+        for ruleset in ("openwar", "aos"):  # each run names its own ruleset's code
+            version = rules_for(ruleset).version
+            assert code_version(ruleset).endswith(f"; {ruleset} battle code {version}")
         assert run.plan.armies[0].sha256 == hashlib.sha256(ARMY_A.read_bytes()).hexdigest()
         assert run.summary == finished.summary
         assert store.results(run_id) == finished.results

@@ -139,10 +139,11 @@ def _resumable(
     stored = runs.run(run_id)
     if stored.status == "complete":
         raise OpenWarError(f"run {run_id} is already complete (openwar runs show {run_id})")
-    if stored.code_version != code_version():
+    now = code_version(stored.plan.ruleset)
+    if stored.code_version != now:
         Console(stderr=True).print(
             f"warning: run {run_id} was started with {stored.code_version}; "
-            f"this is {code_version()}, so its results may differ",
+            f"this is {now}, so its results may differ",
             markup=False,
         )
     return stored.plan

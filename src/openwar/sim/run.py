@@ -37,17 +37,18 @@ class FinishedRun:
     summary: dict[str, Any]
 
 
-def code_version() -> str:
-    """Engine and OpenWar rules versions: a run resumed under others may not be identical."""
+def code_version(ruleset: str) -> str:
+    """The package's version and that of the ruleset's battle code (what replays record as
+    ``ruleset_version``): a run resumed under others may not give identical battles."""
     from openwar.engine.game import rules_for
 
-    return f"openwar {__version__}; rules openwar {rules_for('openwar').version}"
+    return f"openwar {__version__}; {ruleset} battle code {rules_for(ruleset).version}"
 
 
 def new_run(store: RunStore, plan: SimulationPlan) -> int:
     """Check the armies and record a new run's inputs; returns its id."""
     armies = plan.army_lists()
-    return store.create(plan, (armies[0].name, armies[1].name), code_version())
+    return store.create(plan, (armies[0].name, armies[1].name), code_version(plan.ruleset))
 
 
 def missing(store: RunStore, run_id: int) -> list[tuple[int, int]]:
