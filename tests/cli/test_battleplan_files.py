@@ -15,6 +15,8 @@ from openwar.battleplans.report import battleplan_json
 from openwar.cli.app import main
 from openwar.errors import OpenWarError
 
+from .kit import one_line_error
+
 EXAMPLES = Path(__file__).parents[2] / "examples" / "armies"
 SMALL = Path(__file__).parents[1] / "sim" / "data"
 OPENWAR = (str(SMALL / "small_legion.yaml"), str(SMALL / "small_lodge.yaml"))
@@ -30,15 +32,6 @@ def plan_file(tmp_path: Path, ruleset: str, change: Any = None) -> Path:
     path = tmp_path / "plan.json"
     path.write_text(json.dumps(plan))
     return path
-
-
-def one_line_error(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
-    code = main(argv)
-    captured = capsys.readouterr()
-    assert code == 2, captured.err
-    assert "Traceback" not in captured.out + captured.err
-    assert len(captured.err.strip().splitlines()) == 1, captured.err
-    return captured.err
 
 
 def commands(armies: tuple[str, str], path: Path) -> list[list[str]]:

@@ -8,22 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from openwar.cli.app import main
 from openwar.errors import OpenWarError
 from openwar.outputs import check_output, write_text, write_whole
 
+from .kit import one_line_error
+
 SMALL = Path(__file__).parents[1] / "sim" / "data"
 ARMIES = [str(SMALL / "small_legion.yaml"), str(SMALL / "small_lodge.yaml")]
-
-
-def one_line_error(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
-    code = main(argv)
-    captured = capsys.readouterr()
-    assert code == 2, captured.err
-    assert "Traceback" not in captured.out + captured.err
-    assert len(captured.err.strip().splitlines()) == 1, captured.err
-    assert captured.out == ""  # refused before any work: no report printed
-    return captured.err
 
 
 def test_check_output_names_what_is_wrong_with_the_path(tmp_path: Path) -> None:
@@ -84,12 +75,12 @@ def test_an_output_in_a_missing_folder_is_refused_before_any_work(
     monkeypatch.setenv("OPENWAR_STORE", str(tmp_path / "runs.sqlite"))
     name = "x.csv" if option in ("--replay", "--csv") else "x.svg"
     missing = tmp_path / "no-such-folder" / name
-    message = one_line_error(capsys, [*command, str(missing)])
+    message = one_line_error(capsys, [*command, str(missing)], nothing_done=True)
     assert f"'{option}'" in message and str(missing) in message and "does not exist" in message
     assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing written, no store made
 
 
 def test_a_round_without_a_picture_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     """`battle --round K` names the round of the picture; without one it did nothing."""
-    message = one_line_error(capsys, ["battle", *ARMIES, "--round", "2"])
+    message = one_line_error(capsys, ["battle", *ARMIES, "--round", "2"], nothing_done=True)
     assert "'--round'" in message and "give --png or --svg too" in message
