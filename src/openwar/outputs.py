@@ -46,16 +46,27 @@ def check_output(path: Path, option: str = "", suffixes: tuple[str, ...] = ()) -
 
 def write_whole(path: Path, write: Callable[[Path], Any], option: str = "") -> Path:
     """Call ``write`` on a temporary file beside ``path``, then rename it to ``path``: the
-    file is either whole or not there (an error leaves any older file as it was)."""
-    temporary = path.with_name(f".{path.name}.part")
+    file is either whole or not there (an error leaves any older file as it was). A symbolic
+    link is followed (the file it names is replaced, the link kept); what is not a regular
+    file (``/dev/stdout``, a pipe) is written as it is."""
+    if path.exists() and not path.is_file():
+        temporary = None
+    else:
+        target = path.resolve() if path.is_symlink() else path
+        temporary = target.with_name(f".{target.name}.part")
     try:
-        write(temporary)
-        temporary.replace(path)
+        if temporary is None:
+            write(path)
+        else:
+            write(temporary)
+            temporary.replace(target)
     except OSError as exc:
-        temporary.unlink(missing_ok=True)
+        if temporary is not None:
+            temporary.unlink(missing_ok=True)
         raise OpenWarError(f"{_where(path, option)}: cannot write ({exc.strerror or exc})") from exc
     except BaseException:
-        temporary.unlink(missing_ok=True)
+        if temporary is not None:
+            temporary.unlink(missing_ok=True)
         raise
     return path
 

@@ -4,6 +4,9 @@ half-written and no temporary file behind."""
 
 from __future__ import annotations
 
+import os
+import stat
+import threading
 from pathlib import Path
 
 import pytest
@@ -84,3 +87,23 @@ def test_a_round_without_a_picture_is_refused(capsys: pytest.CaptureFixture[str]
     """`battle --round K` names the round of the picture; without one it did nothing."""
     message = one_line_error(capsys, ["battle", *ARMIES, "--round", "2"], nothing_done=True)
     assert "'--round'" in message and "give --png or --svg too" in message
+
+
+def test_a_link_is_followed_and_a_pipe_written_as_it_is(tmp_path: Path) -> None:
+    """Renaming a finished file into place must not replace a symbolic link with a file, nor
+    a pipe or device (`--replay /dev/stdout`) with one."""
+    real = tmp_path / "real.json"
+    real.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    write_text(link, "new")
+    assert link.is_symlink() and real.read_text() == "new"
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    heard: list[str] = []
+    reader = threading.Thread(target=lambda: heard.append(pipe.read_text()))
+    reader.start()
+    write_text(pipe, "through the pipe")
+    reader.join(timeout=10)
+    assert heard == ["through the pipe"] and stat.S_ISFIFO(pipe.stat().st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.json", "pipe", "real.json"]
