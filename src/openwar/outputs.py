@@ -32,7 +32,11 @@ def check_output(path: Path, option: str = "", suffixes: tuple[str, ...] = ()) -
         raise OpenWarError(f"{where}: expected a file name ending in {' or '.join(suffixes)}")
     if path.is_dir():
         raise OpenWarError(f"{where}: is a folder, not a file")
-    folder = path.parent
+    if path.exists() and not path.is_file():  # a pipe or a device: written where it is
+        if not os.access(path, os.W_OK):
+            raise OpenWarError(f"{where}: is not writable")
+        return path
+    folder = (path.resolve() if path.is_symlink() else path).parent
     if not folder.exists():
         raise OpenWarError(f"{where}: the folder {folder} does not exist")
     if not folder.is_dir():

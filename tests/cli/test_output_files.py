@@ -100,6 +100,7 @@ def test_a_link_is_followed_and_a_pipe_written_as_it_is(tmp_path: Path) -> None:
     assert link.is_symlink() and real.read_text() == "new"
     pipe = tmp_path / "pipe"
     os.mkfifo(pipe)
+    assert check_output(pipe, "--replay") == pipe
     heard: list[str] = []
     reader = threading.Thread(target=lambda: heard.append(pipe.read_text()))
     reader.start()
