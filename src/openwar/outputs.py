@@ -2,14 +2,18 @@
 
 A picture, chart, replay or CSV asked for on the command line is checked first
 (:func:`check_output`), so a typo in a folder name is one line at once, not a battle played
-for nothing; then it is written to a hidden temporary file beside it and renamed into place
-(:func:`write_whole`), so an interrupted or failed write never leaves half a file. Folders
-are never created: a missing one is reported, as a shell redirection would.
+for nothing; then it is written to a hidden temporary file of its own beside it and renamed
+into place (:func:`write_whole`), so an interrupted or failed write never leaves half a file
+(a hard link to the old file keeps the old one). Their folders are never created: a missing
+one is reported, as a shell redirection would.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import stat
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,6 +27,24 @@ def _where(path: Path, option: str) -> str:
     return f"{option} {path}" if option else str(path)
 
 
+def _in_place(path: Path) -> bool:
+    """Whether ``path`` is written where it is rather than replaced by a finished file: a
+    pipe or a device, anything under /dev or /proc (``/dev/stdout`` redirected to a log is a
+    link to that log, which a rename would replace), or the file our own output goes to."""
+    if not path.exists():
+        return False
+    if not path.is_file() or str(path.absolute()).startswith(("/dev/", "/proc/")):
+        return True
+    found = path.stat()
+    for stream in (1, 2):
+        try:
+            if os.path.samestat(found, os.fstat(stream)):
+                return True
+        except OSError:
+            continue
+    return False
+
+
 def check_output(path: Path, option: str = "", suffixes: tuple[str, ...] = ()) -> Path:
     """``path`` if a file can be written there: the right ending, an existing folder that we
     may write into, and not a folder itself; otherwise an :class:`OpenWarError` naming the
@@ -30,12 +52,21 @@ def check_output(path: Path, option: str = "", suffixes: tuple[str, ...] = ()) -
     where = _where(path, option)
     if suffixes and path.suffix.lower() not in suffixes:
         raise OpenWarError(f"{where}: expected a file name ending in {' or '.join(suffixes)}")
+    try:
+        _check(path, where)
+    except (OSError, RuntimeError) as exc:  # a name too long, a folder we may not look in
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise OpenWarError(f"{where}: cannot be written ({reason})") from None
+    return path
+
+
+def _check(path: Path, where: str) -> None:
     if path.is_dir():
         raise OpenWarError(f"{where}: is a folder, not a file")
-    if path.exists() and not path.is_file():  # a pipe or a device: written where it is
+    if _in_place(path):
         if not os.access(path, os.W_OK):
             raise OpenWarError(f"{where}: is not writable")
-        return path
+        return
     folder = (path.resolve() if path.is_symlink() else path).parent
     if not folder.exists():
         raise OpenWarError(f"{where}: the folder {folder} does not exist")
@@ -45,34 +76,64 @@ def check_output(path: Path, option: str = "", suffixes: tuple[str, ...] = ()) -
         raise OpenWarError(f"{where}: the folder {folder} is not writable")
     if path.exists() and not os.access(path, os.W_OK):
         raise OpenWarError(f"{where}: the file is not writable")
-    return path
 
 
 def write_whole(path: Path, write: Callable[[Path], Any], option: str = "") -> Path:
-    """Call ``write`` on a temporary file beside ``path``, then rename it to ``path``: the
-    file is either whole or not there (an error leaves any older file as it was). A symbolic
-    link is followed (the file it names is replaced, the link kept); what is not a regular
-    file (``/dev/stdout``, a pipe) is written as it is."""
-    if path.exists() and not path.is_file():
-        temporary = None
-    else:
-        target = path.resolve() if path.is_symlink() else path
-        temporary = target.with_name(f".{target.name}.part")
+    """Call ``write`` on a temporary file of its own beside ``path``, then rename it to
+    ``path``: the file is either whole or not there (an error leaves any older file as it
+    was), with the older file's permissions (a new one: the usual, after the umask). A
+    symbolic link is followed (the file it names is replaced, the link kept); a pipe, a
+    device or our own output (:func:`_in_place`) is written as it is."""
     try:
-        if temporary is None:
-            write(path)
-        else:
-            write(temporary)
-            temporary.replace(target)
-    except OSError as exc:
-        if temporary is not None:
-            temporary.unlink(missing_ok=True)
-        raise OpenWarError(f"{_where(path, option)}: cannot write ({exc.strerror or exc})") from exc
-    except BaseException:
-        if temporary is not None:
-            temporary.unlink(missing_ok=True)
+        if _in_place(path):
+            _write_in_place(path, write)
+            return path
+        target = path.resolve() if path.is_symlink() else path
+        handle, name = tempfile.mkstemp(
+            prefix=f".{target.name}.", suffix=".part", dir=target.parent
+        )
+    except (OSError, RuntimeError) as exc:
+        raise _unwritable(path, option, exc) from exc
+    os.close(handle)
+    temporary = Path(name)
+    try:
+        os.chmod(temporary, _mode(target))
+        write(temporary)
+        temporary.replace(target)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        if isinstance(exc, OSError):
+            raise _unwritable(path, option, exc) from exc
         raise
     return path
+
+
+def _write_in_place(path: Path, write: Callable[[Path], Any]) -> None:
+    """Write to a scratch file, then append its bytes to ``path`` in one go: reopening
+    ``/dev/stdout`` for writing would empty the file our output is appended to
+    (``>> log``)."""
+    with tempfile.TemporaryDirectory() as folder:
+        scratch = Path(folder) / path.name
+        write(scratch)
+        with path.open("ab") as out:
+            out.write(scratch.read_bytes())
+
+
+def _unwritable(path: Path, option: str, exc: BaseException) -> OpenWarError:
+    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+    return OpenWarError(f"{_where(path, option)}: cannot write ({reason})")
+
+
+def _mode(target: Path) -> int:
+    """The permissions the written file gets: the older file's, else read and write for all
+    less the umask (what ``open`` would give; a temporary file is made private)."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except FileNotFoundError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 def write_text(path: Path, text: str, option: str = "") -> Path:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -108,3 +110,36 @@ def test_a_link_is_followed_and_a_pipe_written_as_it_is(tmp_path: Path) -> None:
     reader.join(timeout=10)
     assert heard == ["through the pipe"] and stat.S_ISFIFO(pipe.stat().st_mode)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["link.json", "pipe", "real.json"]
+
+
+def test_a_replay_to_stdout_appended_to_a_log_keeps_the_log(tmp_path: Path) -> None:
+    """`--replay /dev/stdout >> log`: /dev/stdout then names the log itself, which neither a
+    rename nor reopening it for writing may empty."""
+    log = tmp_path / "log.txt"
+    log.write_text("earlier line\n")
+    program = "import sys; from openwar.cli.app import main; sys.exit(main(sys.argv[1:]))"
+    with log.open("a") as out:
+        done = subprocess.run(
+            [sys.executable, "-c", program, "battle", *ARMIES, "--replay", "/dev/stdout"],
+            stdout=out,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    assert done.returncode == 0, done.stderr
+    text = log.read_text()
+    assert text.startswith("earlier line\n{\n") and '"final_state_hash"' in text
+
+
+def test_a_rewritten_file_keeps_its_permissions(tmp_path: Path) -> None:
+    private = tmp_path / "private.csv"
+    private.write_text("old")
+    private.chmod(0o600)
+    write_text(private, "new")
+    assert stat.S_IMODE(private.stat().st_mode) == 0o600
+    fresh = tmp_path / "fresh.csv"
+    write_text(fresh, "new")  # not the private mode of a temporary file
+    mask = os.umask(0)
+    os.umask(mask)
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o666 & ~mask

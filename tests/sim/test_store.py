@@ -11,7 +11,15 @@ import pytest
 from openwar.engine.game import rules_for
 from openwar.sim.executors import InProcess
 from openwar.sim.plan import BattleResult, SimulationPlan
-from openwar.sim.run import OnResults, RunInterrupted, code_version, missing, new_run, play_run
+from openwar.sim.run import (
+    OnResults,
+    RunInterrupted,
+    code_version,
+    missing,
+    new_run,
+    play_run,
+    same_code,
+)
 from openwar.sim.store import RunStore, default_store
 
 from .conftest import ARMY_A, small_plan
@@ -42,6 +50,9 @@ def test_store_round_trips_inputs_battles_and_summary(store_path: Path) -> None:
         for ruleset in ("openwar", "aos"):  # each run names its own ruleset's code
             version = rules_for(ruleset).version
             assert code_version(ruleset).endswith(f"; {ruleset} battle code {version}")
+        older = code_version("openwar").replace("; openwar battle code", "; rules openwar")
+        assert same_code(older, "openwar") and not same_code(older, "aos")  # runs of before
+        assert not same_code(code_version("openwar") + " (another)", "openwar")
         assert run.plan.armies[0].sha256 == hashlib.sha256(ARMY_A.read_bytes()).hexdigest()
         assert run.summary == finished.summary
         assert store.results(run_id) == finished.results

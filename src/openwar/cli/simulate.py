@@ -27,6 +27,7 @@ from openwar.sim.run import (
     missing,
     new_run,
     play_run,
+    same_code,
 )
 from openwar.sim.store import RunStore, default_store
 
@@ -139,11 +140,10 @@ def _resumable(
     stored = runs.run(run_id)
     if stored.status == "complete":
         raise OpenWarError(f"run {run_id} is already complete (openwar runs show {run_id})")
-    now = code_version(stored.plan.ruleset)
-    if stored.code_version != now:
+    if not same_code(stored.code_version, stored.plan.ruleset):
         Console(stderr=True).print(
             f"warning: run {run_id} was started with {stored.code_version}; "
-            f"this is {now}, so its results may differ",
+            f"this is {code_version(stored.plan.ruleset)}, so its results may differ",
             markup=False,
         )
     return stored.plan

@@ -45,6 +45,16 @@ def code_version(ruleset: str) -> str:
     return f"openwar {__version__}; {ruleset} battle code {rules_for(ruleset).version}"
 
 
+def same_code(recorded: str, ruleset: str) -> bool:
+    """Whether a run recorded under ``recorded`` (:func:`code_version`) plays as this code
+    does. Runs stored before 2026-11-27 recorded "rules openwar" for every ruleset: for an
+    openwar run that is the same version, for any other it says nothing."""
+    from openwar.engine.game import rules_for
+
+    older = f"openwar {__version__}; rules openwar {rules_for('openwar').version}"
+    return recorded == code_version(ruleset) or (ruleset == "openwar" and recorded == older)
+
+
 def new_run(store: RunStore, plan: SimulationPlan) -> int:
     """Check the armies and record a new run's inputs; returns its id."""
     armies = plan.army_lists()
