@@ -143,3 +143,13 @@ def test_a_rewritten_file_keeps_its_permissions(tmp_path: Path) -> None:
     mask = os.umask(0)
     os.umask(mask)
     assert stat.S_IMODE(fresh.stat().st_mode) == 0o666 & ~mask
+
+
+def test_a_name_too_long_is_an_error_not_a_traceback(tmp_path: Path) -> None:
+    """Refused by the check (or, where pathlib does not raise, by the write) as an
+    OpenWarError: the command line turns that into one line."""
+    path = tmp_path / ("x" * 300 + ".csv")
+    with pytest.raises(OpenWarError, match="File name too long"):
+        check_output(path, "--csv")
+        write_text(path, "rows", "--csv")
+    assert list(tmp_path.iterdir()) == []
