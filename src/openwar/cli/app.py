@@ -16,7 +16,14 @@ from openwar.cli.battle import battle_command, replay_command
 from openwar.cli.battleplan import battleplan_command
 from openwar.cli.bench import bench_app
 from openwar.cli.catalog import catalog_command, rulesets_command
-from openwar.cli.clickcompat import Abort, Exit, NoArgsIsHelpError, UsageError, tidy_help
+from openwar.cli.clickcompat import (
+    Abort,
+    Exit,
+    NoArgsIsHelpError,
+    UsageError,
+    command_path,
+    tidy_help,
+)
 from openwar.cli.odds import odds_app
 from openwar.cli.runs import runs_app
 from openwar.cli.simulate import simulate_command
@@ -89,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
         err.print(f"{where}: error: {plain_words(exc.format_message())}", markup=False)
         return 2
     except OpenWarError as exc:
-        err.print(f"openwar: error: {exc}", markup=False)
+        where = command_path(command, sys.argv[1:] if argv is None else argv)
+        err.print(f"{where}: error: {exc}", markup=False)
         return 2
     except Exit as exc:
         return exc.exit_code

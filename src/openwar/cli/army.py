@@ -81,7 +81,7 @@ def validate_army(file: ArmyPath, as_json: Json = False) -> None:
             raise
         err = Console(stderr=True, highlight=False, soft_wrap=True)
         for line in exc.problems:
-            err.print(f"openwar: error: {line}", markup=False)
+            err.print(f"openwar army validate: error: {line}", markup=False)
         raise typer.Exit(2) from None
     report = assess(army)
     if as_json:

@@ -18,6 +18,7 @@ __all__ = [
     "Exit",
     "NoArgsIsHelpError",
     "UsageError",
+    "command_path",
     "tidy_help",
 ]
 
@@ -39,3 +40,15 @@ def tidy_help(command: Command, shown: dict[Callable[..., Any], str]) -> None:
     if isinstance(command, TyperGroup):
         for sub in command.commands.values():
             tidy_help(sub, shown)
+
+
+def command_path(command: Command, argv: list[str], name: str = "openwar") -> str:
+    """The sub-command ``argv`` names (``openwar odds oldworld``), as click's own errors
+    name it: an error raised while the command runs carries no context to ask."""
+    path = [name]
+    for word in argv:
+        if not isinstance(command, TyperGroup) or word not in command.commands:
+            break
+        command = command.commands[word]
+        path.append(word)
+    return " ".join(path)
