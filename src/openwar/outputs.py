@@ -50,14 +50,17 @@ def check_output(path: Path, option: str = "", suffixes: tuple[str, ...] = ()) -
     may write into, and not a folder itself; otherwise an :class:`OpenWarError` naming the
     option and the path."""
     where = _where(path, option)
-    if suffixes and path.suffix.lower() not in suffixes:
-        raise OpenWarError(f"{where}: expected a file name ending in {' or '.join(suffixes)}")
+    _check_suffix(path, where, suffixes)
     try:
         _check(path, where)
     except (OSError, RuntimeError) as exc:  # a name too long, a folder we may not look in
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        raise OpenWarError(f"{where}: cannot be written ({reason})") from None
+        raise OpenWarError(f"{where}: cannot be written ({_reason(exc)})") from None
     return path
+
+
+def _check_suffix(path: Path, where: str, suffixes: tuple[str, ...]) -> None:
+    if suffixes and path.suffix.lower() not in suffixes:
+        raise OpenWarError(f"{where}: expected a file name ending in {' or '.join(suffixes)}")
 
 
 def _check(path: Path, where: str) -> None:
@@ -121,8 +124,12 @@ def _write_in_place(path: Path, write: Callable[[Path], Any]) -> None:
 
 
 def _unwritable(path: Path, option: str, exc: BaseException) -> OpenWarError:
-    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-    return OpenWarError(f"{_where(path, option)}: cannot write ({reason})")
+    return OpenWarError(f"{_where(path, option)}: cannot write ({_reason(exc)})")
+
+
+def _reason(exc: BaseException) -> str:
+    """An OS error's own words ("File name too long"), else the error as it reads."""
+    return str(exc.strerror if isinstance(exc, OSError) and exc.strerror else exc)
 
 
 def _mode(target: Path) -> int:
@@ -148,13 +155,14 @@ def save_figure(fig: Any, path: Path, option: str = "") -> Path:
 
     suffix = path.suffix.lower()
     try:
-        check_output(path, option, PICTURES)
+        _check_suffix(path, _where(path, option), PICTURES)  # its folder: before the drawing
         metadata = {"Date": None} if suffix == ".svg" else {"Software": None}
-        write_whole(
-            path,
-            lambda temporary: fig.savefig(temporary, format=suffix[1:], metadata=metadata),
-            option,
-        )
+        with plt.rc_context({"svg.hashsalt": "openwar"}):  # SVG ids from a fixed salt
+            write_whole(
+                path,
+                lambda temporary: fig.savefig(temporary, format=suffix[1:], metadata=metadata),
+                option,
+            )
     finally:
         plt.close(fig)
     return path

@@ -21,7 +21,6 @@ SIDE_COLOURS = ("#3b6fb6", "#c0392b")
 def draw_battle(state: GameState, path: Path, title: str) -> Path:
     """Write the table as it stands (PNG or SVG; the same state gives the same bytes)."""
     check_output(path, suffixes=PICTURES)
-    plt.rcParams["svg.hashsalt"] = "openwar"
     board = state.board
     width, depth = float(board["width"]), float(board["depth"])
     fig, ax = plt.subplots(figsize=(8, 8 * depth / width + 0.6), dpi=100)

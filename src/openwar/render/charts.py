@@ -19,7 +19,6 @@ VISIBLE = 1e-4  # the x axis ends where P(at least k) drops below this
 def plot_odds(result: OddsResult, path: Path, simulated: SimulatedOdds | None = None) -> Path:
     """Draw P(exactly k) as bars and P(at least k) as a line; write ``path`` (.png or .svg)."""
     check_output(path, "--plot", PICTURES)
-    plt.rcParams["svg.hashsalt"] = "openwar"
     fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
     last = max(int(np.nonzero(result.at_least >= VISIBLE)[0][-1]), 1)
     k = range(last + 1)

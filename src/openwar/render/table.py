@@ -102,7 +102,6 @@ def _save(path: Path, field: Battlefield, width: float, draw: Callable[[Axes], N
     check_output(path, suffixes=PICTURES)
     height = width * field.depth / field.width + 1.3
     with plt.rc_context():
-        plt.rcParams["svg.hashsalt"] = "openwar"
         plt.rcParams["svg.fonttype"] = "path"
         fig, ax = plt.subplots(figsize=(width, height), dpi=100)
         draw(ax)

@@ -24,7 +24,6 @@ def plot_run(summary: dict[str, Any], results: list[BattleResult], path: Path) -
     battles had several: their scores count different things), points lost, rounds played."""
     check_output(path, "--plot", PICTURES)
     played = [r for r in results if r.error is None]
-    plt.rcParams["svg.hashsalt"] = "openwar"
     fig, axes = plt.subplots(2, 2, figsize=(10, 7), dpi=100)
     names = [summary["armies"][side]["name"] for side in ("A", "B")]
     _outcomes(axes[0][0], played)
