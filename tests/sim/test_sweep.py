@@ -73,6 +73,7 @@ def test_unit_of_the_other_army_suggests_its_side(
     err = capsys.readouterr().err
     assert code == 2 and hint in err, err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert err.startswith("openwar sweep: error: ")  # before any progress bar (a blank line)
 
 
 def test_play_sweep_reports_every_battle_to_the_progress_bar() -> None:
