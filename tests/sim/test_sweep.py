@@ -1,4 +1,5 @@
-"""`openwar sweep`: sizes parsed, armies resized, the even point interpolated with its range."""
+"""`openwar sweep`: values parsed, armies resized or given their own numbers, the even point
+interpolated with its range."""
 
 from __future__ import annotations
 
@@ -16,9 +17,12 @@ from .conftest import ARMY_A, ARMY_B, small_plan
 def test_sizes_from_range_or_list() -> None:
     assert parse_values("10:30:10") == [10, 20, 30]
     assert parse_values("12,16") == [12, 16]
-    for bad in ("10", "a:b", "0,5"):
+    for bad in ("10", "a:b", "0,5", "1:5:0"):
         with pytest.raises(OpenWarError, match="--size"):
             parse_values(bad)
+    assert parse_values("0:-2:-1", "--values", lowest=None) == [0, -1, -2]
+    with pytest.raises(OpenWarError, match="--values '1:1000000': at most 100 values"):
+        parse_values("1:1000000", "--values")
 
 
 def test_resized_armies_share_one_points_limit() -> None:
@@ -34,7 +38,7 @@ def test_resized_armies_share_one_points_limit() -> None:
 def test_even_point_is_interpolated_between_sizes() -> None:
     points = [SweepPoint(10, 100, 10, 0, 90, 0), SweepPoint(20, 200, 90, 0, 10, 0)]
     even = even_points(points)
-    assert even["points"] == 150.0
+    assert (even["points"], even["value"]) == (150.0, 15.0)
     assert even["low"] is not None and even["high"] is not None
     assert 100 < even["low"] < 150 < even["high"] < 200
     assert even_points(points[:1] * 2)["points"] is None
@@ -47,9 +51,71 @@ def test_sweep_json(capsys: pytest.CaptureFixture[str]) -> None:
     captured = capsys.readouterr()
     assert code == 0, captured.err
     data = json.loads(captured.out)
-    assert [p["size"] for p in data["sweep"]] == [10, 20]
+    assert data["vary"] == "size" and [p["value"] for p in data["sweep"]] == [10, 20]
     assert all(p["wins"] + p["draws"] + p["losses"] == 2 for p in data["sweep"])
-    assert set(data["even"]) == {"points", "low", "high"}
+    assert set(data["even"]) == {"value", "value_low", "value_high", "points", "low", "high"}
+
+
+def test_a_units_own_number_is_varied_at_fixed_points() -> None:
+    plans = sweep_plans(small_plan(), 0, "Legion Cohort", [3, 6], "armor")
+    assert [(value, points) for value, points, _ in plans] == [(3, 150), (6, 150)]
+    cohorts = [plan.army_lists()[0].units[0] for _, _, plan in plans]
+    assert [(c.size, c.profile) for c in cohorts] == [(10, {"armor": 3}), (10, {"armor": 6})]
+    assert plans[0][2].armies[0].path.endswith("[Legion Cohort armor 3]")
+    dear = sweep_plans(small_plan(), 0, "Legion Cohort", [5, 7], "points_per_miniature")
+    assert [points for _, points, _ in dear] == [150, 170]
+
+
+@pytest.mark.parametrize(
+    ("key", "values", "message"),
+    [
+        ("armour", [3, 4], "--vary 'armour': Legion Cohort has no such number (did you mean "
+                           "'armor'?)"),
+        ("Spear.range", [3, 4], "Legion Cohort's Spear.range cannot change: a melee weapon has "
+                                "no range"),
+        ("armor", [3, 13], "[Legion Cohort armor 13]: profile armor 13 is outside 1..12"),
+    ],
+)  # fmt: skip
+def test_a_number_the_unit_lacks_or_cannot_take_is_one_line(
+    key: str, values: list[int], message: str
+) -> None:
+    with pytest.raises(OpenWarError) as caught:
+        sweep_plans(small_plan(), 0, "Legion Cohort", values, key)
+    assert message in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_even_point_of_a_number_that_leaves_the_points_alone() -> None:
+    points = [SweepPoint(3, 150, 10, 0, 90, 0), SweepPoint(5, 150, 90, 0, 10, 0)]
+    even = even_points(points, "armor")
+    assert even["value"] == 4.0 and even["points"] is None and even["low"] is None
+    low, high = even["value_low"], even["value_high"]
+    assert low is not None and high is not None and 3 < low < 4 < high < 5
+
+
+@pytest.mark.parametrize(
+    ("options", "hint"),
+    [
+        (["--size", "10,20", "--vary", "armor", "--values", "3,4"], "not both"),
+        ([], "--size SPEC, or --vary KEY --values SPEC"),
+        (["--vary", "armor"], "'--values'"),
+        (["--values", "3,4"], "'--vary'"),
+    ],
+)
+def test_what_to_vary_is_one_choice(
+    capsys: pytest.CaptureFixture[str], options: list[str], hint: str
+) -> None:
+    code = main(["sweep", str(ARMY_A), str(ARMY_B), "--unit", "Legion Cohort", *options])
+    err = capsys.readouterr().err
+    assert code == 2 and hint in err and "Traceback" not in err, err
+
+
+def test_sweep_of_armor_prints_the_even_value(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["sweep", str(ARMY_A), str(ARMY_B), "--unit", "Legion Cohort", "--vary", "armor",
+            "--values", "1,12", "-n", "2", "--players", "random", "--workers", "1"]  # fmt: skip
+    code = main(argv)
+    out = capsys.readouterr().out
+    assert code == 0 and "armor" in out.splitlines()[2]
+    assert "Even matchup at about armor" in out or "not even anywhere" in out
 
 
 def test_unknown_unit_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:

@@ -19,13 +19,16 @@ class OptionChoice(ArmyData):
 
 
 class ArmyUnit(ArmyData):
-    """One unit: its own name, its catalogue entry (``type``), its size and options."""
+    """One unit: its own name, its catalogue entry (``type``), its size and options, and any
+    numbers of its type it changes for itself (``profile``: characteristics, ``"Weapon.field"``
+    and its cost, a home-made variant; see :mod:`openwar.armies.profile`)."""
 
     name: str = Field(min_length=1)
     type: str = Field(min_length=1)
     size: int | None = Field(default=None, ge=1)
     options: list[OptionChoice] = Field(default_factory=list)
     allied: bool = False
+    profile: dict[str, int] = Field(default_factory=dict)  # this unit's own numbers
 
 
 class BattalionChoice(ArmyData):

@@ -47,7 +47,7 @@ def assess(army: ArmyList) -> ArmyReport:
     for unit in army.units:
         unit_cost, found = hooks.price_unit(unit)
         units.append(unit_cost)
-        problems += found
+        problems += found + hooks.profile_problems(unit)
     extras, found = hooks.price_extras(army)
     cost = ArmyCost(tuple(units), tuple(extras))
     limit = army.points_limit if army.points_limit is not None else hooks.default_points_limit

@@ -97,11 +97,14 @@ def _units_table(report: ArmyReport) -> Table:
     table = Table(title=title, title_justify="left")
     for column in ("Unit", "Type", "Size", "Options", "Points"):
         table.add_column(column, justify="right" if column in ("Size", "Points") else "left")
-    for unit in report.cost.units:
+    for unit, listed in zip(report.cost.units, report.army.units, strict=True):
         options = ", ".join(f"{o.option} x{o.models}" for o in unit.options) or "-"
-        _row(table, unit.unit, unit.type, str(unit.size), options, str(unit.total))
+        kind = unit.type + "".join(f"\n{k} {v}" for k, v in listed.profile.items())
+        _row(table, unit.unit, kind, str(unit.size), options, str(unit.total))
     for extra in report.cost.extras:
         _row(table, extra.name, "battalion", "", "", str(extra.points))
+    if any(u.profile for u in report.army.units):
+        table.caption = "under a type: the unit's own numbers in place of the type's (profile)"
     return table
 
 

@@ -1,4 +1,4 @@
-"""``openwar sweep``: a unit's size against the win rate, and the points where it is even."""
+"""``openwar sweep``: one number of a unit against the win rate, and where it is even."""
 
 from __future__ import annotations
 
@@ -18,14 +18,34 @@ from openwar.battles import PLAYERS_HELP, read_players
 from openwar.progress import progress_bar
 from openwar.sim.executors import make_executor
 from openwar.sim.plan import SIDES, ArmyFile, SimulationPlan
-from openwar.sim.sweep import SweepPoint, even_points, parse_values, play_sweep, sweep_plans
+from openwar.sim.sweep import (
+    SIZE,
+    SweepPoint,
+    even_points,
+    parse_values,
+    play_sweep,
+    sweep_plans,
+)
 
 
 def sweep_command(
     army_a: Annotated[Path, typer.Argument(help="Army file of side A (YAML).")],
     army_b: Annotated[Path, typer.Argument(help="Army file of side B (YAML).")],
     unit: Annotated[str, typer.Option(help="Name of the unit to vary, as in its army file.")],
-    size: Annotated[str, typer.Option(help="Sizes: START:STOP:STEP or A,B,C.")],
+    size: Annotated[
+        str | None, typer.Option(help="Sizes: START:STOP:STEP or A,B,C (--vary size).")
+    ] = None,
+    vary: Annotated[
+        str | None,
+        typer.Option(
+            help="The number to vary instead of the size: a characteristic (armor, move ...), "
+            "a weapon's number as 'WEAPON.FIELD' ('Heavy Javelin.attacks') or the cost "
+            "(points_per_miniature; aos: points); see 'profile' in docs/simulate.md."
+        ),
+    ] = None,
+    values: Annotated[
+        str | None, typer.Option(help="Values of --vary: START:STOP:STEP or A,B,C.")
+    ] = None,
     side: Annotated[str, typer.Option(help="Army holding the unit: A or B.")] = "A",
     battles: Annotated[int, typer.Option("-n", "--battles", min=1, help="Battles per size.")] = 100,
     players: Annotated[
@@ -37,35 +57,38 @@ def sweep_command(
     scheduler: Annotated[str | None, typer.Option(help="tcp://host:port or local-dask.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the sweep as JSON.")] = False,
 ) -> None:
-    """Vary one unit's size, play the same seeded battles at each, and report the varied side's
-    win share (draws count half) with 95% intervals and the points value where it is even.
+    """Vary one number of a unit (its size, a characteristic, a weapon's number or its cost),
+    play the same seeded battles at each value, and report the varied side's win share (draws
+    count half) with 95% intervals and where it is even.
 
-    Example: openwar sweep examples/armies/openwar/iron_road_legion.yaml
+    Examples: openwar sweep examples/armies/openwar/iron_road_legion.yaml
     examples/armies/openwar/hearthhold_lodge.yaml --unit "First Ironclad Cohort"
-    --size 10:30:5 -n 50
+    --size 10:30:5 -n 50; the same with --vary armor --values 3:6:1 instead of --size.
     """
     if side.upper() not in SIDES:
         raise typer.BadParameter(f"{side!r}: expected A or B", param_hint="'--side'")
     index = SIDES.index(side.upper())
-    sizes = parse_values(size)
+    key, numbers = _what_to_vary(size, vary, values)
     plan = SimulationPlan(
         (ArmyFile.read(army_a), ArmyFile.read(army_b)), None, read_players(players), seed, battles
     )
     if battleplan is not None:
         plan = replace(plan, battleplan=read_battleplan(battleplan, plan.ruleset))
-    plans = sweep_plans(plan, index, unit, sizes)
+    plans = sweep_plans(plan, index, unit, numbers, key)
     err = Console(stderr=True)
     with (
         make_executor(workers or os.cpu_count() or 1, scheduler) as executor,
         progress_bar(err) as progress,
     ):
-        task = progress.add_task(escape(f"{unit}: {len(sizes)} sizes"), total=battles * len(sizes))
+        what = f"{unit}: {len(numbers)} values of {key}"
+        task = progress.add_task(escape(what), total=battles * len(numbers))
         points = play_sweep(plans, index, executor, lambda done: progress.advance(task, done))
-    even = even_points(points)
+    even = even_points(points, key)
     if as_json:
         data = {
             "unit": unit,
             "side": SIDES[index],
+            "vary": key,
             "battles": battles,
             "seed": seed,
             "players": list(plan.players),
@@ -74,20 +97,42 @@ def sweep_command(
         }
         typer.echo(json.dumps(data, indent=2))
         return
-    _print(Console(highlight=False), unit, SIDES[index], points, even)
+    _print(Console(highlight=False), unit, SIDES[index], key, points, even)
+
+
+def _what_to_vary(size: str | None, vary: str | None, values: str | None) -> tuple[str, list[int]]:
+    """``--size SPEC``, or ``--vary KEY --values SPEC``: the key and its values."""
+    if size is not None:
+        if vary is not None or values is not None:
+            raise typer.BadParameter("give --size, or --vary with --values, not both",
+                                     param_hint="'--size'")  # fmt: skip
+        return SIZE, parse_values(size)
+    if vary is None or values is None:
+        missing = "--vary" if values is not None else "--values"
+        hint = "'--size'" if vary is None and values is None else f"'{missing}'"
+        raise typer.BadParameter("what to vary: --size SPEC, or --vary KEY --values SPEC",
+                                 param_hint=hint)  # fmt: skip
+    if vary == SIZE:
+        return SIZE, parse_values(values, "--values")
+    return vary, parse_values(values, "--values", lowest=None)
 
 
 def _print(
-    console: Console, unit: str, side: str, points: list[SweepPoint], even: dict[str, float | None]
+    console: Console,
+    unit: str,
+    side: str,
+    key: str,
+    points: list[SweepPoint],
+    even: dict[str, float | None],
 ) -> None:
     title = escape(f"{unit} ({side}): win share of {side}, draws half")
     table = Table(title=title, title_justify="left")
-    for column in ("size", "army pts", "wins", "draws", "losses", "share", "95% interval"):
-        table.add_column(column, justify="right")
+    for column in (key, "army pts", "wins", "draws", "losses", "share", "95% interval"):
+        table.add_column(escape(column), justify="right")
     for p in points:
         low, high = p.interval()
         table.add_row(
-            str(p.size),
+            str(p.value),
             str(p.points),
             str(p.wins),
             str(p.draws),
@@ -96,12 +141,15 @@ def _print(
             f"{low:.1%} - {high:.1%}",
         )
     console.print(table)
-    if even["points"] is None:
+    if even["value"] is None:
         console.print("The matchup is not even anywhere in this range.")
         return
+    at = f"{key} {even['value']:g}"
+    if even["points"] is not None:
+        at += f", {even['points']:.0f} army points"
     spread = (
-        f" (95%: {even['low']:.0f} - {even['high']:.0f})"
-        if even["low"] is not None and even["high"] is not None
+        f" (95%: {key} {even['value_low']:g} - {even['value_high']:g})"
+        if even["value_low"] is not None and even["value_high"] is not None
         else " (95% range reaches past the sweep)"
     )
-    console.print(f"Even matchup at about {even['points']:.0f} army points{spread}.")
+    console.print(escape(f"Even matchup at about {at}{spread}."))

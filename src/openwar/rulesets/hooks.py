@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from openwar.armies.costing import ArmyCost, ExtraCost, UnitCost
 from openwar.armies.model import ArmyList, ArmyUnit
 from openwar.armies.problems import ArmyProblem
+from openwar.armies.profile import ProfileKeys
 from openwar.armies.suggest import did_you_mean, find_name
 from openwar.rulesets.problems import DataProblem
 from openwar.rulesets.sources import YamlDoc
@@ -52,6 +53,7 @@ class RulesetHooks(ABC, Generic[C]):
     limit_rule: str = ""
     names_rule: str = ""
     other_fields_rule: str = ""
+    profile_rule: str = ""  # the clause of a unit's own numbers; "" where battles are not played
     rule_title_table: ClassVar[dict[str, str]] = {}
 
     def __init__(self, catalog: C) -> None:
@@ -75,6 +77,26 @@ class RulesetHooks(ABC, Generic[C]):
     @abstractmethod
     def starter(self, name: str) -> ArmyList:
         """A small valid army to start a new file from."""
+
+    def profile_keys(self, unit: ArmyUnit) -> ProfileKeys | None:
+        """The numbers ``unit`` may change for itself (its ``profile``); None when its type is
+        unknown (that is reported already)."""
+        return None
+
+    def profile_problems(self, unit: ArmyUnit) -> list[ArmyProblem]:
+        """Every problem with ``unit.profile``: unknown keys, numbers out of bounds or fixed."""
+        if not unit.profile:
+            return []
+        if not self.profile_rule:
+            text = (f"'profile' is not a rule of {self.ruleset} (a unit's own numbers are for the "
+                    "rulesets that play battles: openwar, aos)")  # fmt: skip
+            return [self.problem(self.other_fields_rule, text, unit.name, "profile")]
+        keys = self.profile_keys(unit)
+        if keys is None:
+            return []
+        return keys.problems(
+            unit, lambda text, option: self.problem(self.profile_rule, text, unit.name, option)
+        )
 
     def price_extras(self, army: ArmyList) -> tuple[list[ExtraCost], list[ArmyProblem]]:
         """Points outside units; by default battalions are not part of the ruleset."""

@@ -1,5 +1,7 @@
-"""Balance sweeps: vary one unit's size, play the same seeded battles at every value, and find
-the points value at which the matchup is even.
+"""Balance sweeps: vary one number of a unit (its size, or one of its own numbers: a
+characteristic, a weapon's number, its cost; :mod:`openwar.armies.profile`), play the same
+seeded battles at every value, and find the value, and the army points, at which the matchup
+is even.
 
 Every value plays battles with the same seeds (common random numbers), and both armies' points
 limits are raised to the largest army of the sweep, so generated battleplans are the same at
@@ -14,30 +16,40 @@ from typing import Any
 
 from openwar.armies.files import army_yaml
 from openwar.armies.model import ArmyList
+from openwar.armies.suggest import did_you_mean
 from openwar.armies.validate import assess
 from openwar.errors import OpenWarError
+from openwar.rulesets import load_ruleset
 from openwar.sim.executors import Executor, chunked
 from openwar.sim.plan import SIDES, ArmyFile, BattleResult, SimulationPlan
 from openwar.sim.seeds import battle_seeds
 from openwar.sim.stats import wilson
 
+SIZE = "size"
+MOST_VALUES = 100
 
-def parse_values(text: str) -> list[int]:
-    """``"10:30:5"`` (start:stop:step, stop included) or ``"10,15,30"``.
 
-    >>> parse_values("10:20:5"), parse_values("8, 12")
-    ([10, 15, 20], [8, 12])
+def parse_values(text: str, option: str = "--size", lowest: int | None = 1) -> list[int]:
+    """``"10:30:5"`` (start:stop:step, stop included; a negative step counts down) or
+    ``"10,15,30"``; ``option`` names the option in messages, ``lowest`` is the least value.
+
+    >>> parse_values("10:20:5"), parse_values("8, 12"), parse_values("0:-2:-1", "--values", None)
+    ([10, 15, 20], [8, 12], [0, -1, -2])
     """
     try:
         if ":" in text:
             start, stop, *step = (int(p) for p in text.split(":"))
-            values = list(range(start, stop + 1, step[0] if step else 1))
+            by = step[0] if step else 1
+            values = list(range(start, stop + (1 if by > 0 else -1), by)[: MOST_VALUES + 1])
         else:
             values = [int(p) for p in text.split(",")]
     except ValueError as exc:
-        raise OpenWarError(f"--size {text!r}: expected START:STOP:STEP or A,B,C") from exc
-    if len(values) < 2 or min(values) < 1:
-        raise OpenWarError(f"--size {text!r}: expected at least two sizes of 1 or more")
+        raise OpenWarError(f"{option} {text!r}: expected START:STOP:STEP or A,B,C") from exc
+    if len(values) < 2 or (lowest is not None and min(values) < lowest):
+        least = "" if lowest is None else f" of {lowest} or more"
+        raise OpenWarError(f"{option} {text!r}: expected at least two values{least}")
+    if len(values) > MOST_VALUES:
+        raise OpenWarError(f"{option} {text!r}: at most {MOST_VALUES} values in one sweep")
     return values
 
 
@@ -45,7 +57,7 @@ def parse_values(text: str) -> list[int]:
 class SweepPoint:
     """One value of the sweep: the varied army's points and the varied side's win share."""
 
-    size: int
+    value: int
     points: int
     wins: int
     draws: int
@@ -67,7 +79,7 @@ class SweepPoint:
     def to_json(self) -> dict[str, Any]:
         low, high = self.interval()
         return {
-            "size": self.size,
+            "value": self.value,
             "points": self.points,
             "wins": self.wins,
             "draws": self.draws,
@@ -79,9 +91,10 @@ class SweepPoint:
 
 
 def sweep_plans(
-    plan: SimulationPlan, side: int, unit: str, sizes: list[int]
+    plan: SimulationPlan, side: int, unit: str, values: list[int], key: str = SIZE
 ) -> list[tuple[int, int, SimulationPlan]]:
-    """``(size, points of the varied army, plan)`` for every size of ``unit`` in army ``side``."""
+    """``(value, points of the varied army, plan)`` for every value of ``key`` (``"size"`` or
+    a key of the unit's ``profile``) of ``unit`` in army ``side``."""
     armies = plan.army_lists()
     names = [u.name for u in armies[side].units]
     if unit not in names:
@@ -90,21 +103,30 @@ def sweep_plans(
             fix = "add --side B" if there == "B" else "use --side A (the default)"
             raise OpenWarError(f"--unit {unit!r} is in army {there}: {fix}")
         raise OpenWarError(f"--unit {unit!r}: army {SIDES[side]} has {', '.join(names)}")
-    varied = [_resized(armies[side], names.index(unit), size) for size in sizes]
+    index = names.index(unit)
+    if key != SIZE:
+        _check_key(armies[side], index, key)
+    varied = [_varied(armies[side], index, key, value) for value in values]
     points = [assess(a).cost.total for a in varied]
     limit = max([*points, *(a.points_limit or 0 for a in armies)])
     other = armies[1 - side].model_copy(update={"points_limit": limit})
     result = []
-    for size, army, total in zip(sizes, varied, points, strict=True):
+    for value, army, total in zip(values, varied, points, strict=True):
         files = [ArmyFile("", ""), ArmyFile("", "")]
-        files[side] = ArmyFile(f"{plan.armies[side].path} [{unit} x{size}]", _text(army, limit))
+        label = f"{unit} x{value}" if key == SIZE else f"{unit} {key} {value}"
+        files[side] = ArmyFile(f"{plan.armies[side].path} [{label}]", _text(army, limit))
         files[1 - side] = ArmyFile(plan.armies[1 - side].path, _text(other, limit))
-        sized = SimulationPlan(
+        varied_plan = SimulationPlan(
             (files[0], files[1]), plan.battleplan, plan.players, plan.seed, plan.battles
         )
-        sized.army_lists()
-        result.append((size, total, sized))
+        varied_plan.army_lists()
+        result.append((value, total, varied_plan))
     return result
+
+
+def changes_points(key: str) -> bool:
+    """Whether varying ``key`` changes the army's points (its size or its cost)."""
+    return key in (SIZE, "points", "points_per_miniature")
 
 
 def play_sweep(
@@ -117,28 +139,34 @@ def play_sweep(
     unit or size is reported before any executor starts) on a started executor; ``advance``
     is told how many battles each finished chunk held (for a progress bar)."""
     points = []
-    for size, total, sized in plans:
-        items = list(enumerate(battle_seeds(sized.seed, sized.battles)))
+    for value, total, varied in plans:
+        items = list(enumerate(battle_seeds(varied.seed, varied.battles)))
         results = []
-        for chunk in executor.results(sized, chunked(items, executor.workers)):
+        for chunk in executor.results(varied, chunked(items, executor.workers)):
             results += chunk
             if advance is not None:
                 advance(len(chunk))
-        points.append(_point(size, total, side, results))
+        points.append(_point(value, total, side, results))
     return points
 
 
-def even_points(points: list[SweepPoint]) -> dict[str, float | None]:
-    """Points at which the varied side's share crosses 0.5 (linear between sweep values), and
-    the 95% range: where the intervals' upper and lower ends cross 0.5."""
-    xs = [float(p.points) for p in points]
-    ends = [_crossing(xs, [p.interval()[k] for p in points]) for k in (0, 1)]
-    known = [x for x in ends if x is not None]
-    return {
-        "points": _crossing(xs, [p.share for p in points]),
-        "low": min(known) if len(known) == 2 else None,
-        "high": max(known) if len(known) == 2 else None,
-    }
+def even_points(points: list[SweepPoint], key: str = SIZE) -> dict[str, float | None]:
+    """Where the varied side's share crosses 0.5 (linear between sweep values), with the 95%
+    range (where the intervals' upper and lower ends cross 0.5): ``value``, ``value_low`` and
+    ``value_high`` in the varied number; ``points``, ``low`` and ``high`` in the varied army's
+    points, when ``key`` changes them (else None)."""
+    found: dict[str, float | None] = {}
+    for names, xs in (
+        (("value", "value_low", "value_high"), [float(p.value) for p in points]),
+        (("points", "low", "high"), [float(p.points) for p in points]),
+    ):
+        ends = [_crossing(xs, [p.interval()[k] for p in points]) for k in (0, 1)]
+        known = [e for e in ends if e is not None]
+        pair = (min(known), max(known)) if len(known) == 2 else (None, None)
+        found |= dict(zip(names, (_crossing(xs, [p.share for p in points]), *pair), strict=True))
+    if not changes_points(key):
+        found |= {"points": None, "low": None, "high": None}
+    return found
 
 
 def _crossing(xs: list[float], ys: list[float]) -> float | None:
@@ -155,17 +183,33 @@ def _crossing(xs: list[float], ys: list[float]) -> float | None:
     return None
 
 
-def _point(size: int, total: int, side: int, results: list[BattleResult]) -> SweepPoint:
+def _point(value: int, total: int, side: int, results: list[BattleResult]) -> SweepPoint:
     played = [r for r in results if r.error is None]
     wins = sum(1 for r in played if r.winner == side)
     draws = sum(1 for r in played if r.winner is None)
     losses = len(played) - wins - draws
-    return SweepPoint(size, total, wins, draws, losses, len(results) - len(played))
+    return SweepPoint(value, total, wins, draws, losses, len(results) - len(played))
 
 
-def _resized(army: ArmyList, index: int, size: int) -> ArmyList:
+def _check_key(army: ArmyList, index: int, key: str) -> None:
+    """A key the unit has no number for, or one the rules fix, is refused before any play."""
+    unit = army.units[index]
+    keys = load_ruleset(army.ruleset).hooks.profile_keys(unit)
+    if keys is None:
+        raise OpenWarError(f"--vary {key!r}: {army.ruleset} units have only a size to vary")
+    if key in keys.fixed:
+        raise OpenWarError(f"--vary {key!r}: {unit.name}'s {key} cannot change: {keys.fixed[key]}")
+    if key not in keys.bounds:
+        known = [SIZE, *keys.bounds]
+        raise OpenWarError(f"--vary {key!r}: {unit.name} has no such number"
+                           f"{did_you_mean(key, known)}")  # fmt: skip
+
+
+def _varied(army: ArmyList, index: int, key: str, value: int) -> ArmyList:
     units = list(army.units)
-    units[index] = units[index].model_copy(update={"size": size})
+    unit = units[index]
+    change = {SIZE: value} if key == SIZE else {"profile": {**unit.profile, key: value}}
+    units[index] = unit.model_copy(update=change)
     return army.model_copy(update={"units": units})
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from openwar.armies.model import ArmyList, ArmyUnit
+from openwar.armies.profile import changed_weapon
 from openwar.armies.ready import battle_ready
 from openwar.armies.validate import assess
 from openwar.rulesets import load_ruleset
@@ -90,15 +91,17 @@ def _force_unit(
         {"options": list(c), "effects": [t for n in c for t in option_templates(scroll.name, n)]}
         for c in combos
     ]
+    own = {k: v for k, v in unit.profile.items() if k in ("move", "wounds", "bravery", "save")}
     profile = {
         "warscroll": scroll.name,
         "move": scroll.move,
         "wounds": scroll.wounds,
         "bravery": scroll.bravery,
         "save": scroll.save,
+        **own,  # U17: the unit's own numbers
         "keywords": list(scroll.keywords),
-        "missile": [_weapon(w) for w in scroll.missile_weapons],
-        "melee": [_weapon(w) for w in scroll.melee_weapons],
+        "missile": [_own_weapon(w, unit.profile) for w in scroll.missile_weapons],
+        "melee": [_own_weapon(w, unit.profile) for w in scroll.melee_weapons],
         "abilities": templates_for(scroll.name),
         "damage_table": [_row(row) for row in scroll.damage_table],
         "loadouts": loadouts,
@@ -134,6 +137,13 @@ def _row(row: DamageRow) -> dict[str, Any]:
         "save": row.save,
         "weapons": weapons,
     }
+
+
+def _own_weapon(weapon: AosWeapon, own: dict[str, int]) -> dict[str, Any]:
+    """A weapon with the unit's own numbers (U17; attacks and damage as text, like the
+    catalogue's dice)."""
+    changed = changed_weapon(_weapon(weapon), own)
+    return {k: str(v) if k in ("attacks", "damage") else v for k, v in changed.items()}
 
 
 def _weapon(weapon: AosWeapon) -> dict[str, Any]:

@@ -10,6 +10,8 @@ from collections import Counter
 from openwar.armies.costing import ArmyCost, ExtraCost, OptionCost, UnitCost
 from openwar.armies.model import ArmyList, ArmyUnit, BattalionChoice
 from openwar.armies.problems import ArmyProblem
+from openwar.armies.profile import ProfileKeys
+from openwar.armies.suggest import find_name
 from openwar.rulesets.aos.catalog import CATALOG_FILE, AosCatalog, Warscroll, check_catalog
 from openwar.rulesets.hooks import RulesetHooks, RulesetPlugin, size_problems
 from openwar.rulesets.options import price_option
@@ -26,7 +28,17 @@ RULE_TITLES = {
     "U13": "points limit",
     "U14": "known warscrolls and options",
     "U15": "unit names are unique",
+    "U17": "a unit's own numbers",
 }
+
+# U17: what a unit's ``profile`` may change, and the whole numbers each may take
+CHARACTERISTIC_BOUNDS = {
+    "move": (0, 30), "wounds": (1, 50), "bravery": (1, 20), "save": (2, 6), "points": (0, 5000),
+}  # fmt: skip
+WEAPON_BOUNDS = {
+    "range": (1, 60), "attacks": (1, 50), "to_hit": (2, 6), "to_wound": (2, 6), "rend": (-6, 0),
+    "damage": (1, 20),
+}  # fmt: skip
 
 
 class AosHooks(RulesetHooks[AosCatalog]):
@@ -36,6 +48,7 @@ class AosHooks(RulesetHooks[AosCatalog]):
     limit_rule = "U13"
     names_rule = "U15"
     rule_title_table = RULE_TITLES
+    profile_rule = "U17"
 
     def price_unit(self, unit: ArmyUnit) -> tuple[UnitCost, list[ArmyProblem]]:
         name, problems = self.lookup("warscroll", unit.type, self.catalog.unit_names(), unit.name,
@@ -51,9 +64,34 @@ class AosHooks(RulesetHooks[AosCatalog]):
             found, more = price_option(self, choice, unit, size, scroll.options, ("U14", "U4"))
             options += found
             problems += more
-        return UnitCost(unit.name, scroll.name, size, scroll.points * blocks, tuple(options)), (
-            problems
-        )
+        points = unit.profile.get("points", scroll.points)
+        return UnitCost(unit.name, scroll.name, size, points * blocks, tuple(options)), problems
+
+    def profile_keys(self, unit: ArmyUnit) -> ProfileKeys | None:
+        """U17: the warscroll's characteristics and points, and its weapons' numbers; what its
+        damage table changes as wounds are suffered stays the table's."""
+        name = find_name(unit.type, self.catalog.unit_names())
+        scroll = self.catalog.unit(name) if name else None
+        if scroll is None:
+            return None
+        keys = ProfileKeys()
+        for key, (low, high) in CHARACTERISTIC_BOUNDS.items():
+            keys.add(key, low, high)
+        for weapon in [*scroll.missile_weapons, *scroll.melee_weapons]:
+            for field, (low, high) in WEAPON_BOUNDS.items():
+                keys.add(f"{weapon.name}.{field}", low, high)
+        table = "it changes with the warscroll's damage table"
+        for row in scroll.damage_table:
+            for key in ("move", "bravery", "save"):
+                if getattr(row, key) is not None:
+                    keys.fixed[key] = table
+            for changed, change in row.weapons.items():
+                for field, value in change.model_dump().items():
+                    if value is not None:
+                        keys.fixed[f"{changed}.{field}"] = table
+        if isinstance(scroll.move, str):
+            keys.fixed["move"] = f"it is rolled ({scroll.move})"
+        return keys
 
     def price_extras(self, army: ArmyList) -> tuple[list[ExtraCost], list[ArmyProblem]]:
         extras, problems = [], []

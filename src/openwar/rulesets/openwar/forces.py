@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from openwar.armies.model import ArmyList, ArmyUnit
+from openwar.armies.profile import changed_weapon
 from openwar.armies.ready import battle_ready
 from openwar.rulesets import load_ruleset
 from openwar.rulesets.openwar.catalog import Armour, OpenWarCatalog, Skill, UnitType, Weapon
@@ -50,7 +51,8 @@ def _force_unit(unit: ArmyUnit, uid: str, catalog: OpenWarCatalog, points: int) 
         if key not in combos:
             combos.append(key)
         loadout_of.append(combos.index(key))
-    profile = _profile(kind, [_loadout(combo, catalog, options, kind) for combo in combos])
+    loadouts = [_loadout(combo, catalog, options, kind) for combo in combos]
+    profile = _own_numbers(_profile(kind, loadouts), unit.profile)
     return ForceUnit(uid, unit.name, kind.name, points, profile, tuple(loadout_of))
 
 
@@ -68,6 +70,18 @@ def _profile(kind: UnitType, loadouts: list[dict[str, Any]]) -> dict[str, Any]:
         "command_skills": commands,
         "loadouts": loadouts,
     }
+
+
+def _own_numbers(profile: dict[str, Any], own: dict[str, int]) -> dict[str, Any]:
+    """U20: the unit's own characteristics and weapon numbers in place of its type's."""
+    if not own:
+        return profile
+    changed = {**profile, **{k: v for k, v in own.items() if k in profile and k != "loadouts"}}
+    changed["loadouts"] = [
+        {**loadout, "weapons": [changed_weapon(w, own) for w in loadout["weapons"]]}
+        for loadout in profile["loadouts"]
+    ]
+    return changed
 
 
 def _loadout(

@@ -10,6 +10,8 @@ from collections import Counter
 from openwar.armies.costing import ArmyCost, OptionCost, UnitCost
 from openwar.armies.model import ArmyList, ArmyUnit, OptionChoice
 from openwar.armies.problems import ArmyProblem
+from openwar.armies.profile import ProfileKeys
+from openwar.armies.suggest import find_name
 from openwar.rulesets.hooks import RulesetHooks, RulesetPlugin, option_count, size_problems
 from openwar.rulesets.openwar.catalog import (
     CATALOG_FILE,
@@ -34,7 +36,15 @@ RULE_TITLES = {
     "U14": "known options",
     "U15": "fields of other rulesets",
     "U16": "unit names are unique",
+    "U20": "a unit's own numbers",
 }
+
+# U20: what a unit's ``profile`` may change, and the whole numbers each may take
+CHARACTERISTIC_BOUNDS = {
+    "move": (0, 60), "melee": (-3, 10), "ranged": (-3, 10), "armor": (1, 12),
+    "morale": (0, 24), "presence": (-3, 12), "points_per_miniature": (0, 1000),
+}  # fmt: skip
+WEAPON_BOUNDS = {"attacks": (1, 10), "difficulty": (1, 12), "pierce": (0, 10), "range": (1, 100)}
 
 
 class OpenWarHooks(RulesetHooks[OpenWarCatalog]):
@@ -45,6 +55,7 @@ class OpenWarHooks(RulesetHooks[OpenWarCatalog]):
     names_rule = "U16"
     rule_title_table = RULE_TITLES
     other_fields_rule = "U15"
+    profile_rule = "U20"
 
     def price_unit(self, unit: ArmyUnit) -> tuple[UnitCost, list[ArmyProblem]]:
         name, problems = self.lookup("unit type", unit.type, self.catalog.unit_names(), unit.name,
@@ -61,8 +72,26 @@ class OpenWarHooks(RulesetHooks[OpenWarCatalog]):
             costs.extend(cost)
         problems += self._per_miniature_limits(unit, size)
         problems += _other_fields(self, unit)
-        base = kind.points_per_miniature * size
+        base = unit.profile.get("points_per_miniature", kind.points_per_miniature) * size
         return UnitCost(unit.name, kind.name, size, base, tuple(costs)), problems
+
+    def profile_keys(self, unit: ArmyUnit) -> ProfileKeys | None:
+        """U20: the type's characteristics and cost, and the numbers of every weapon the unit
+        carries (its type's, those bought, their alternate profiles, a Siege engine's)."""
+        name = find_name(unit.type, self.catalog.unit_names())
+        kind = self.catalog.unit_type(name) if name else None
+        if kind is None:
+            return None
+        keys = ProfileKeys()
+        for key, (low, high) in CHARACTERISTIC_BOUNDS.items():
+            keys.add(key, low, high)
+        for weapon in carried_weapons(self.catalog, kind, unit):
+            for field, (low, high) in WEAPON_BOUNDS.items():
+                if field == "range" and weapon.range is None:
+                    keys.fixed[f"{weapon.name}.range"] = "a melee weapon has no range"
+                else:
+                    keys.add(f"{weapon.name}.{field}", low, high)
+        return keys
 
     def _price_option(
         self, choice: OptionChoice, unit: ArmyUnit, kind: UnitType, size: int
@@ -138,6 +167,20 @@ class OpenWarHooks(RulesetHooks[OpenWarCatalog]):
 
     def _starter_limit(self, units: list[ArmyUnit]) -> int:
         return self.default_points_limit or sum(self.price_unit(u)[0].total for u in units)
+
+
+def carried_weapons(catalog: OpenWarCatalog, kind: UnitType, unit: ArmyUnit) -> list[Weapon]:
+    """The weapons ``unit`` carries: its type's default ones and those bought (names as the
+    catalogue spells them), each with its alternate profiles, and a Siege engine's."""
+    options = catalog.options()
+    names = [*kind.default_options]
+    names += [n for c in unit.options if (n := find_name(c.name, list(options))) is not None]
+    found: list[Weapon] = []
+    for name in dict.fromkeys(names):
+        weapon = options[name]
+        if isinstance(weapon, Weapon):
+            found += [weapon, *(w for w in catalog.weapons if w.profile_of == weapon.name)]
+    return found + ([kind.engine] if kind.engine is not None else [])
 
 
 def _listed_twice(unit: ArmyUnit, name: str) -> bool:
