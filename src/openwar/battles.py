@@ -13,18 +13,20 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from pydantic import ValidationError
 
 from openwar import __version__
 from openwar.armies.model import ArmyList
 from openwar.engine.actions import Action
 from openwar.engine.errors import IllegalActionError
 from openwar.engine.events import Event
-from openwar.engine.game import rules_for
+from openwar.engine.game import BATTLE_MODULES, rules_for
 from openwar.engine.players import Player, RandomPlayer
 from openwar.engine.runner import BattleRecord, play, replay_actions
 from openwar.engine.state import GameState
 from openwar.errors import OpenWarError
 from openwar.outputs import write_text
+from openwar.rulesets.sources import YamlReadError, read_text_file
 
 PLAYERS = ("random", "simple", "heuristic", "search")
 SEARCH_BUDGETS = range(1, 101)  # search:N, rollouts per candidate and halving round
@@ -193,35 +195,81 @@ class ReplayError(OpenWarError):
     """A replay file cannot be read, or does not reproduce its recorded result."""
 
 
+MAX_REPLAY_BYTES = 50_000_000
+MAX_SEED = 2**63 - 1  # seeds are stored as SQLite integers
+
+
 def load_replay(path: Path) -> tuple[BattleSetup, list[Action], str, tuple[str, str]]:
+    """Read a replay file; anything in it that could not have been written by ``battle
+    --replay`` (an unknown ruleset, an invalid army, a seed or player that is not one, an
+    action that is not a mapping) is one line naming the file and the field."""
     try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError) as exc:
+        data = json.loads(read_text_file(path, MAX_REPLAY_BYTES))
+    except (YamlReadError, ValueError) as exc:
         raise ReplayError(f"{path}: not a readable replay ({exc})") from exc
+    except RecursionError:
+        raise ReplayError(f"{path}: not a readable replay (nested too deeply)") from None
     if not isinstance(data, dict) or data.get("format") != REPLAY_FORMAT:
         raise ReplayError(f"{path}: not an OpenWar replay (format {REPLAY_FORMAT!r} expected)")
     try:
-        armies = tuple(ArmyList.model_validate(a) for a in data["armies"])
-        setup = BattleSetup(
-            data["ruleset"], (armies[0], armies[1]), data["battleplan"], int(data["seed"])
-        )
+        ruleset, seed = data["ruleset"], data["seed"]
+        if ruleset not in BATTLE_MODULES:
+            raise ValueError(f"ruleset {ruleset!r} plays no battles")
+        if type(seed) is not int or not 0 <= seed <= MAX_SEED:
+            raise ValueError(f"seed {seed!r} is not a whole number from 0 to 2**63-1")
+        armies = tuple(_replay_army(a, k, ruleset) for k, a in enumerate(data["armies"]))
+        if len(armies) != 2 or not isinstance(data["battleplan"], dict):
+            raise ValueError("expected two armies and a battleplan mapping")
+        setup = BattleSetup(ruleset, (armies[0], armies[1]), data["battleplan"], seed)
         actions = [Action.from_json(a) for a in data["actions"]]
+        for number, action in enumerate(actions, 1):
+            if action.point is not None and not all(abs(v) < 1e6 for v in action.point):
+                raise ValueError(f"action {number}: point {action.point} is off any table")
         players = (str(data["players"][0]), str(data["players"][1]))
+        for name in players:
+            player_kind(name)
         return setup, actions, str(data["final_state_hash"]), players
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
+    except OpenWarError as exc:
         raise ReplayError(f"{path}: malformed replay ({exc})") from exc
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise ReplayError(f"{path}: malformed replay ({exc})") from exc
+
+
+def _replay_army(data: Any, index: int, ruleset: str) -> ArmyList:
+    """Army ``index`` of a replay, valid for ``ruleset`` (as ``battle`` checked it)."""
+    from openwar.armies.validate import assess
+
+    try:
+        army = ArmyList.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = "".join(f".{p}" for p in first["loc"])
+        raise ValueError(f"armies[{index}]{where}: {first['msg']}") from None
+    if army.ruleset != ruleset:
+        raise ValueError(f"armies[{index}]: an army of ruleset {army.ruleset!r}, not {ruleset!r}")
+    report = assess(army)
+    if not report.valid:
+        raise ValueError(f"armies[{index}]: {report.problems[0]}")
+    return army
 
 
 def replay(path: Path) -> tuple[BattleSetup, BattleRecord, tuple[str, str]]:
     """Replay a file and check it ends in the recorded state."""
     setup, actions, expected, players = load_replay(path)
-    state, events = start(setup)
     try:
+        state, events = start(setup)
         record = replay_actions(state, actions)
     except IllegalActionError as exc:
         raise ReplayError(
             f"{path}: the replay goes off course, a recorded action is refused ({exc}): the "
             "file was changed, or written by another version of OpenWar"
+        ) from exc
+    except OpenWarError:
+        raise
+    except Exception as exc:  # a battleplan field no battle was set up with
+        raise ReplayError(
+            f"{path}: the replay cannot be played ({type(exc).__name__}: {exc}): its battleplan "
+            "was changed, or written by another version of OpenWar"
         ) from exc
     record.setup_events = events
     if record.final.state_hash() != expected:

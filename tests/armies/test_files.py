@@ -36,3 +36,37 @@ def test_a_changed_file_is_read_again(tmp_path: Path) -> None:
     path.write_text("units: [", encoding="utf-8")
     with pytest.raises(ArmyFileError, match="not valid YAML"):
         load_army(path)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("ruleset: openwar\nname: A\nname: B\nunits: []\n", "line 3: 'name' is given twice"),
+        ("units:\n  - {name: X, type: Scouts, name: Y}\n", "line 2: 'name' is given twice"),
+        ("x: &a [1]\ny: [" + ", ".join(["*a"] * 101) + "]\n", "more than 100 YAML aliases"),
+        ("ruleset: " + "[" * 100_000 + "]" * 100_000 + "\n", "nested too deeply to read"),
+    ],
+)
+def test_yaml_a_loader_would_take_silently_or_blow_up_on_is_one_line(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    path = tmp_path / "odd.yaml"
+    path.write_text(text)
+    with pytest.raises(ArmyFileError) as caught:
+        load_army(path)
+    assert str(caught.value) == f"{path}: {message}" or (
+        str(caught.value).startswith(f"{path}: ") and message in str(caught.value)
+    )
+
+
+def test_a_few_aliases_are_still_yaml(tmp_path: Path) -> None:
+    text = SAMPLE.read_text().replace("units:", "x-shield: &shield {name: Large shield}\nunits:")
+    path = tmp_path / "anchored.yaml"
+    path.write_text(text)
+    with pytest.raises(ArmyFileError, match="x-shield: is not a known field"):
+        load_army(path)  # read as YAML (the anchor is fine), then refused as an army field
+
+
+def test_an_endless_stream_is_read_no_further_than_the_limit() -> None:
+    with pytest.raises(ArmyFileError, match="/dev/zero: over the 1,000,000-byte limit"):
+        load_army(Path("/dev/zero"))

@@ -105,8 +105,18 @@ def _scenery(value: Any) -> Any:
         (_set("triumphs", [1]), '"triumphs" should be side names'),
         (_set("twist", {"name": "Blood Moon"}), "\"twist.name\" is 'Blood Moon', not a twist"),
         (_set("twist", {"roll": 2}), '"twist.name" is missing'),
+        (_set("game_length", 2.5), '"game_length" should be a whole number of rounds from 1'),
+        (_set("game_length", 10**9), "not 1000000000"),
+        (_set("game_length", -3), "not -3"),
+        (_set("objective_control_range", -1.0), '"objective_control_range" should be above 0'),
+        (lambda plan: plan["victory"].update({"name": "Capture the Flag"}),
+         "\"victory.name\" is \"Capture the Flag\", not a victory condition of openwar"),
+        (_set("ruses", {"A": {"name": "Teleport"}}), '"ruses.A.name" is "Teleport", not a ruse'),
+        (_set("ruses", {"C": None}), '"ruses.C": the sides are A and B'),
+        (lambda plan: plan["victory"].update({"objectives": [[1, 1]] * 51}),
+         'more than 50 "victory.objectives"'),
     ],
-)
+)  # fmt: skip
 def test_an_incomplete_plan_names_the_field_and_the_file(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, change: Any, message: str
 ) -> None:
@@ -115,6 +125,15 @@ def test_an_incomplete_plan_names_the_field_and_the_file(
         err = one_line_error(capsys, argv)
         assert str(path) in err and message in err, err
         assert "the battleplan is for" not in err
+
+
+def test_a_plan_nested_too_deeply_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    err = one_line_error(capsys, commands(OPENWAR, path)[0])
+    assert f"{path}: not a readable battleplan JSON (nested too deeply)" in err
 
 
 def test_a_plan_that_is_not_an_object_is_refused(

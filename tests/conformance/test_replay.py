@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,3 +52,43 @@ def test_a_changed_replay_is_refused_naming_the_file(tmp_path: Path) -> None:
     changed.write_text(json.dumps(data))
     with pytest.raises(ReplayError, match=r"changed.json: the replay ends in a different state"):
         replay(changed)
+
+
+def _army(key: str, value: object) -> object:
+    def change(data: dict[str, Any]) -> None:
+        data["armies"][0]["units"][0][key] = value
+
+    return change
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (_army("type", "Dragon"), "armies[0]: Iron Road Dartmen: unknown unit type 'Dragon'"),
+        (_army("size", 10**9), "armies[0]: Iron Road Dartmen: size 1000000000 is outside"),
+        (_army("profile", {"zzz": 1}), "unknown profile key 'zzz'"),
+        (lambda d: d["armies"][0].update({"points_limit": "lots"}), "armies[0].points_limit: "),
+        (lambda d: d.update({"ruleset": "aos"}), "armies[0]: an army of ruleset 'openwar', not"),
+        (lambda d: d.update({"ruleset": "zz"}), "ruleset 'zz' plays no battles"),
+        (lambda d: d.update({"seed": 1.9}), "seed 1.9 is not a whole number from 0 to 2**63-1"),
+        (lambda d: d.update({"seed": -1}), "seed -1 is not a whole number"),
+        (lambda d: d.update({"players": ["god", "simple"]}), "unknown player 'god'"),
+        (lambda d: d.update({"battleplan": [1, 2]}), "a battleplan mapping"),
+        (lambda d: d["actions"].__setitem__(3, "deploy"), "'str' object has no attribute"),
+        (lambda d: d["actions"][0].update({"point": [1e308, 1e308]}), "action 1: point"),
+        (lambda d: d.update({"battleplan": {}}), "the replay cannot be played (KeyError"),
+    ],
+)  # fmt: skip
+def test_a_replay_that_battle_could_not_have_written_is_one_line(
+    tmp_path: Path, change: Any, message: str
+) -> None:
+    fixture = fixture_for("openwar")
+    players = ("simple", "simple")
+    data = replay_json(fixture.setup(3), players, fight_battle(fixture.setup(3), players))
+    data["actions"][0]["point"] = data["actions"][0].get("point") or [1.0, 1.0]
+    change(data)
+    path = tmp_path / "odd.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(ReplayError) as caught:
+        replay(path)
+    assert str(caught.value).startswith(f"{path}: ") and message in str(caught.value)

@@ -16,6 +16,7 @@ import shapely
 from shapely.geometry import Polygon, box
 
 from openwar.errors import OpenWarError
+from openwar.rulesets.sources import YamlReadError, read_text_file
 
 NAMES = {"openwar": "OpenWar"}  # how a message names a ruleset's battle (else by its name)
 
@@ -40,9 +41,11 @@ def read_board(path: Path, ruleset: str) -> dict[str, Any]:
 
 def _read(path: Path, ruleset: str) -> tuple[dict[str, Any], dict[str, Any]]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        data = json.loads(read_text_file(path))
+    except (YamlReadError, ValueError) as exc:
         raise OpenWarError(f"{path}: not a readable battleplan JSON ({exc})") from exc
+    except RecursionError:
+        raise OpenWarError(f"{path}: not a readable battleplan JSON (nested too deeply)") from None
     try:
         return data, plan_board(data, ruleset)  # the board checks the plan first
     except OpenWarError as exc:
@@ -116,9 +119,20 @@ def check_battleplan(plan: Any, ruleset: str) -> dict[str, Any]:
         _outline(feature, "polygon", where)
         if feature.get("scenery") is not None:
             _field(feature, "scenery", dict, where)
-    for key in ("game_length", "objective_control_range"):
-        if plan.get(key) is not None:
-            _number(plan, key, "")
+    _known_names(plan, ruleset)
+    if len(objectives) > MOST_OBJECTIVES:
+        raise OpenWarError(f'not a battleplan: more than {MOST_OBJECTIVES} "victory.objectives"')
+    if plan.get("game_length") is not None:
+        rounds = _number(plan, "game_length", "")
+        if rounds != int(rounds) or not 1 <= rounds <= MOST_ROUNDS:
+            shown = _shown(plan["game_length"])
+            raise OpenWarError(f'not a battleplan: "game_length" should be a whole number of '
+                               f"rounds from 1 to {MOST_ROUNDS}, not {shown}")  # fmt: skip
+    if plan.get("objective_control_range") is not None:
+        reach = _number(plan, "objective_control_range", "")
+        if not 0 < reach <= max(battlefield["width"], battlefield["depth"]):
+            raise OpenWarError('not a battleplan: "objective_control_range" should be above 0 '
+                               "and within the battlefield")  # fmt: skip
     for key in ("twist", "ruses", "roll_offs"):
         if plan.get(key) is not None:
             for name, entry in _field(plan, key, dict).items():
@@ -137,6 +151,35 @@ def check_battleplan(plan: Any, ruleset: str) -> dict[str, Any]:
             f'not a battleplan: "triumphs" should be side names, not {_shown(triumphs)}'
         )
     return plan
+
+
+MOST_ROUNDS = 20
+MOST_OBJECTIVES = 50
+
+
+def _known_names(plan: dict[str, Any], ruleset: str) -> None:
+    """The victory condition and the secret ruses are rows of the ruleset's tables (their
+    names decide what the battle scores and allows)."""
+    from openwar.battleplans.data import load_battlepack
+
+    pack = load_battlepack(ruleset)
+    conditions = [row.name for row in pack.victory]
+    if pack.default_scenario is not None:
+        conditions.append(pack.default_scenario.victory.name)
+    if plan["victory"]["name"] not in conditions:
+        raise OpenWarError(
+            f'not a battleplan: "victory.name" is {_shown(plan["victory"]["name"])}, not a victory '
+            f"condition of {ruleset} (one of {', '.join(conditions)})"
+        )
+    ruses = [row.name for row in pack.ruse]
+    for side, ruse in (plan.get("ruses") or {}).items():
+        if side not in ("A", "B"):
+            raise OpenWarError(f'not a battleplan: "ruses.{side}": the sides are A and B')
+        if ruse is not None and ruse.get("name") not in ruses:
+            raise OpenWarError(
+                f'not a battleplan: "ruses.{side}.name" is {_shown(ruse.get("name"))}, not a '
+                f"ruse of {ruleset} (one of {', '.join(ruses)})"
+            )
 
 
 def _known_twist(twist: dict[str, Any], ruleset: str) -> None:

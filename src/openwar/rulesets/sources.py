@@ -62,27 +62,83 @@ def _child(node: yaml.Node | None, part: str | int) -> yaml.Node | None:
     return None
 
 
+MAX_ALIASES = 100  # YAML aliases in one file: enough for any army, too few for an alias bomb
+
+
+class _Loader(yaml.SafeLoader):
+    """The safe loader, counting aliases as it composes (each one may stand for a whole
+    subtree, so a few kilobytes of them can expand to gigabytes once validated)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.aliases = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
+        if self.check_event(yaml.AliasEvent):
+            self.aliases += 1
+            if self.aliases > MAX_ALIASES:
+                line = self.peek_event().start_mark.line + 1  # type: ignore[no-untyped-call]
+                raise _Refused(f"line {line}: more than {MAX_ALIASES} YAML aliases (*name)")
+        return super().compose_node(parent, index)
+
+
+class _Refused(Exception):
+    """A document the reader will not build (its message names the line)."""
+
+
 def read_yaml_text(text: str, file: str) -> YamlDoc:
-    """Parse ``text``; a syntax error becomes one line naming the file, line and column."""
+    """Parse ``text``; a syntax error, a key given twice in one mapping, more than
+    :data:`MAX_ALIASES` aliases or nesting too deep becomes one line naming the file and line."""
+    loader = _Loader(text)
     try:
-        data = yaml.safe_load(text)
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = loader.get_single_node()
+        _check_keys(root)
+        data = None if root is None else loader.construct_document(root)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "somewhere"
         raise YamlReadError(f"{file}: {where}: not valid YAML ({exc.problem})") from exc
     except yaml.YAMLError as exc:
         raise YamlReadError(f"{file}: not valid YAML ({exc})") from exc
+    except _Refused as exc:
+        raise YamlReadError(f"{file}: {exc}") from None
+    except RecursionError:
+        raise YamlReadError(f"{file}: nested too deeply to read") from None
+    finally:
+        loader.dispose()
     return YamlDoc(file, data, root)
 
 
+def _check_keys(root: yaml.Node | None) -> None:
+    """No mapping gives one key twice (YAML forbids it; the loader would keep the last)."""
+    stack, seen = [root], set()
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            keys: set[str] = set()
+            for key, value in node.value:
+                if isinstance(key, yaml.ScalarNode):
+                    if key.value in keys:
+                        line = key.start_mark.line + 1
+                        raise _Refused(f"line {line}: {key.value!r} is given twice")
+                    keys.add(key.value)
+                stack += [key, value]
+        elif isinstance(node, yaml.SequenceNode):
+            stack += node.value
+
+
 def read_text_file(path: Path, max_bytes: int = MAX_FILE_BYTES) -> str:
-    """Read a UTF-8 text file, refusing files larger than ``max_bytes``."""
+    """Read a UTF-8 text file, refusing more than ``max_bytes`` (read no further than that, so
+    a pipe or a device cannot fill the memory)."""
     try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise YamlReadError(f"{path}: {size:,} bytes is over the {max_bytes:,}-byte limit")
-        return path.read_text(encoding="utf-8")
+        with path.open("rb") as stream:
+            raw = stream.read(max_bytes + 1)
+        if len(raw) > max_bytes:
+            raise YamlReadError(f"{path}: over the {max_bytes:,}-byte limit")
+        return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise YamlReadError(f"{path}: not UTF-8 text ({exc.reason})") from exc
     except OSError as exc:

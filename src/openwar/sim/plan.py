@@ -43,10 +43,9 @@ class ArmyFile:
 
     @classmethod
     def read(cls, path: Path) -> ArmyFile:
-        try:
-            return cls(str(path), path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError) as exc:
-            raise OpenWarError(f"{path}: cannot read the army file ({exc})") from exc
+        from openwar.rulesets.sources import read_text_file
+
+        return cls(str(path), read_text_file(path))  # at most 1 MB, as `army validate` reads
 
 
 @dataclass(frozen=True)
