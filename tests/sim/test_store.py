@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import sqlite3
 from pathlib import Path
 
 import pytest
 
+from openwar.cli.app import main
 from openwar.engine.game import rules_for
+from openwar.errors import OpenWarError
 from openwar.sim.executors import InProcess
 from openwar.sim.plan import BattleResult, SimulationPlan
 from openwar.sim.run import (
@@ -148,3 +151,35 @@ def test_an_old_store_that_cannot_be_written_is_still_read(
         read = store.results(1)
     assert [r.condition for r in read] == ["", ""]
     assert [r.scores for r in read] == [r.scores for r in played]
+
+
+def test_another_programs_sqlite_file_is_refused_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "other.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE runs (id INTEGER, foo TEXT)")
+    before = path.read_bytes()
+    with pytest.raises(OpenWarError, match=r"not an OpenWar results store \(its tables: runs\)"):
+        RunStore(path)
+    assert path.read_bytes() == before
+
+
+def test_reading_an_empty_file_gives_it_no_tables(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "empty.sqlite3"
+    path.touch()
+    assert main(["runs", "list", "--store", str(path)]) == 2
+    assert "no runs stored yet" in capsys.readouterr().err and path.stat().st_size == 0
+
+
+def test_a_damaged_value_and_a_missing_folder_are_one_line(store_path: Path) -> None:
+    with RunStore(store_path) as runs:
+        run_id = runs.create(small_plan(), ("A", "B"), "test")
+        runs._db.execute("UPDATE runs SET players = 'oops'")
+        runs._db.commit()
+        with pytest.raises(OpenWarError, match=rf"results store {store_path}: cannot be read"):
+            runs.run(run_id)
+    missing = store_path.parent / "nowhere" / "runs.sqlite3"
+    with pytest.raises(OpenWarError, match=r"the folder .*nowhere does not exist"):
+        RunStore(missing)
+    assert not missing.parent.exists()

@@ -29,7 +29,7 @@ def _open(store: Path | None) -> RunStore:
         from openwar.errors import OpenWarError
 
         raise OpenWarError(f"{path}: no results store yet (run `openwar simulate` first)")
-    return RunStore(path)
+    return RunStore(path, create=False)
 
 
 @runs_app.command("list")

@@ -79,7 +79,7 @@ def simulate_command(
     examples/armies/openwar/hearthhold_lodge.yaml -n 100 --plot outcomes.svg
     """
     err = Console(stderr=True, highlight=False, soft_wrap=True)
-    with RunStore(store or default_store()) as runs:
+    with RunStore(store or default_store(), make_folder=store is None) as runs:
         if resume is None:
             plan = _plan(army_a, army_b, battles, players, battleplan, seed)
         else:

@@ -8,14 +8,15 @@ interrupted run loses nothing it has played) and, once complete, its summary.
 from __future__ import annotations
 
 import csv
+import functools
 import json
 import os
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from openwar.errors import OpenWarError
 from openwar.outputs import write_whole
@@ -81,6 +82,25 @@ BATTLE_COLUMNS = (
 )
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+DAMAGED = (sqlite3.Error, ValueError, TypeError, KeyError, IndexError)
+
+
+def guarded(method: F) -> F:
+    """A store method whose SQLite errors and undecodable values become one line."""
+
+    @functools.wraps(method)
+    def call(self: RunStore, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except OpenWarError:
+            raise
+        except DAMAGED as exc:
+            raise self._failed(exc) from exc
+
+    return call  # type: ignore[return-value]
+
+
 def default_store() -> Path:
     """``$OPENWAR_STORE``, else ``runs.sqlite3`` in the user's data directory."""
     if os.environ.get(ENV_STORE):
@@ -126,18 +146,31 @@ class StoredRun:
 
 
 class RunStore:
-    """The SQLite file of runs; opening creates it (and its folder) if needed."""
+    """The SQLite file of runs; opening creates it if needed (and, for the default store in
+    the user's data folder only, its folder). A file that is not a store is refused, never
+    given tables; a store that cannot be read or written is one line naming it."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, make_folder: bool = False, create: bool = True) -> None:
         self.path = path
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            if make_folder:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            elif not path.parent.is_dir():
+                raise OpenWarError(f"results store {path}: the folder {path.parent} does not exist")
             self._db = sqlite3.connect(path, timeout=30)
+            if not _refuse_foreign(self._db, path) and not create:
+                raise OpenWarError(f"results store {path}: no runs stored yet (run `openwar "
+                                   "simulate` first)")  # fmt: skip
             self._db.executescript(SCHEMA)
             self._conditions = _add_condition_column(self._db)
+            self._db.execute("PRAGMA foreign_keys = ON")
         except (OSError, sqlite3.Error) as exc:
-            raise OpenWarError(f"--store {path}: cannot open the results store ({exc})") from exc
-        self._db.execute("PRAGMA foreign_keys = ON")
+            raise OpenWarError(f"results store {path}: cannot be opened ({exc})") from exc
+
+    def _failed(self, exc: Exception) -> OpenWarError:
+        """A store whose tables or values are not what OpenWar wrote: one line."""
+        what = "written" if isinstance(exc, sqlite3.OperationalError) else "read"
+        return OpenWarError(f"results store {self.path}: cannot be {what} ({exc})")
 
     def close(self) -> None:
         self._db.close()
@@ -149,6 +182,7 @@ class RunStore:
         self.close()
 
     # -- writing ---------------------------------------------------------------------------
+    @guarded
     def create(self, plan: SimulationPlan, names: tuple[str, str], code_version: str) -> int:
         """Record a new run's inputs; returns its id."""
         a, b = plan.armies
@@ -178,6 +212,7 @@ class RunStore:
         assert cursor.lastrowid is not None
         return cursor.lastrowid
 
+    @guarded
     def add(self, run_id: int, results: Iterable[BattleResult]) -> None:
         """Record finished battles and commit at once (a later Ctrl-C keeps them)."""
         rows = [(run_id, *_battle_row(r)) for r in results]
@@ -189,10 +224,12 @@ class RunStore:
                 rows,
             )
 
+    @guarded
     def set_status(self, run_id: int, status: str) -> None:
         with self._db:
             self._db.execute("UPDATE runs SET status = ? WHERE id = ?", (status, run_id))
 
+    @guarded
     def finish(self, run_id: int, summary: dict[str, Any]) -> None:
         with self._db:
             self._db.execute(
@@ -201,6 +238,7 @@ class RunStore:
             )
 
     # -- reading ---------------------------------------------------------------------------
+    @guarded
     def run(self, run_id: int) -> StoredRun:
         row = self._db.execute(
             "SELECT id, created, finished, status, battles, seed, players, battleplan,"
@@ -214,6 +252,7 @@ class RunStore:
             raise OpenWarError(f"run {run_id}: no such run in {self.path}")
         return _stored(row)
 
+    @guarded
     def runs(self) -> list[StoredRun]:
         ids = [row[0] for row in self._db.execute("SELECT id FROM runs ORDER BY id")]
         return [self.run(i) for i in ids]
@@ -224,6 +263,7 @@ class RunStore:
             return BATTLE_COLUMNS
         return (*BATTLE_COLUMNS[:-1], "'' AS condition")
 
+    @guarded
     def results(self, run_id: int) -> list[BattleResult]:
         """The finished battles of a run, by battle index."""
         rows = self._db.execute(
@@ -232,6 +272,7 @@ class RunStore:
         )
         return [_battle(row) for row in rows]
 
+    @guarded
     def export_csv(self, run_id: int, path: Path) -> int:
         """Write a run's battles as CSV, one row per battle; returns the number of rows."""
         self.run(run_id)
@@ -282,6 +323,22 @@ def _csv_row(r: BattleResult) -> tuple[Any, ...]:
         r.error or "",
         r.condition,
     )
+
+
+def _refuse_foreign(db: sqlite3.Connection, path: Path) -> bool:
+    """Whether the file holds a store's tables (False: none yet); an SQLite file with tables
+    but not a store's is another program's, and refused."""
+    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    tables -= {"sqlite_sequence"}
+    if not tables:
+        return False
+    runs = {row[1] for row in db.execute("PRAGMA table_info(runs)")}
+    needed = {"id", "created", "status", "battles", "seed", "players", "army_a_text"}
+    if not needed <= runs or "battles" not in tables:
+        shown = ", ".join(sorted(tables)[:5])
+        raise OpenWarError(f"results store {path}: not an OpenWar results store (its tables: "
+                           f"{shown})")  # fmt: skip
+    return True
 
 
 def _add_condition_column(db: sqlite3.Connection) -> bool:
