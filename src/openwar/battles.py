@@ -27,6 +27,7 @@ from openwar.engine.state import GameState
 from openwar.errors import OpenWarError
 from openwar.outputs import write_text
 from openwar.rulesets.sources import YamlReadError, read_text_file
+from openwar.sim.seeds import MAX_SEED
 
 PLAYERS = ("random", "simple", "heuristic", "search")
 SEARCH_BUDGETS = range(1, 101)  # search:N, rollouts per candidate and halving round
@@ -196,7 +197,6 @@ class ReplayError(OpenWarError):
 
 
 MAX_REPLAY_BYTES = 50_000_000
-MAX_SEED = 2**63 - 1  # seeds are stored as SQLite integers
 
 
 def load_replay(path: Path) -> tuple[BattleSetup, list[Action], str, tuple[str, str]]:

@@ -155,6 +155,17 @@ def test_odds_bad_input_is_one_line_and_exit_code_2(
         (("openwar", "--models", "300", "--attacks", "10"), "'--models' x '--attacks'"),
         (("opr", "--models", "1001"), "1,001 dice"),
         (("oldworld", "--models", "500", "--attacks", "3"), "1,500 dice"),
+        (("aos", "--damage", "200D100"), "up to 20,000 damage from one wound"),
+        (("aos", "--damage", "D6+100000000000000000000"), "'--damage'"),
+        (("aos", "--mortal-on-6-hit", "1000000000"), "--mortal-on-6-hit"),
+        (("aos", "--models", "1001"), "--models"),
+        (("aos", "--models-wounds", "101"), "--models-wounds"),
+        (("aos", "--simulate", "10000000000"), "--simulate"),
+        (("aos", "--seed", str(2**63)), "--seed"),
+        (("openwar", "--target-size", "1000000000"), "--target-size"),
+        (("opr", "--tough", "100000000000000000000"), "--tough"),
+        (("opr", "--target-models", "1001"), "--target-models"),
+        (("oldworld", "--wounds", "101"), "--wounds"),
     ],
 )
 def test_odds_bad_input_names_the_option(

@@ -24,6 +24,7 @@ from openwar.battles import (
 from openwar.cli import options
 from openwar.engine.runner import BattleRecord
 from openwar.errors import OpenWarError
+from openwar.sim.seeds import MAX_SEED
 from openwar.summary import RoundSummary, summarise
 
 SIDE_NAMES = ("A", "B")
@@ -39,7 +40,9 @@ def battle_command(
             "openwar --points 1000 --json`, or --ruleset aos)."
         ),
     ] = None,
-    seed: Annotated[int, typer.Option(min=0, help="Seed of the dice (and of the plan).")] = 1,
+    seed: Annotated[
+        int, typer.Option(min=0, max=MAX_SEED, help="Seed of the dice (and of the plan).")
+    ] = 1,
     players: Annotated[str, typer.Option(help=f"Players of A and B: {PLAYERS_HELP}.")] = (
         "simple,simple"
     ),

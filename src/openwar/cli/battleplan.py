@@ -11,13 +11,16 @@ from openwar.battleplans.generator import generate, generate_default_scenario
 from openwar.battleplans.report import dumps, summary
 from openwar.cli.options import picture_file
 from openwar.render.table import draw_battleplan
+from openwar.sim.seeds import MAX_SEED
 
 SCENARIOS = ("open-war", "default")
 
 
 def battleplan_command(
     points: Annotated[int, typer.Option(help="Points limit agreed by the players (above 0).")],
-    seed: Annotated[int, typer.Option(min=0, help="Seed: the same seed gives the same plan.")],
+    seed: Annotated[
+        int, typer.Option(min=0, max=MAX_SEED, help="Seed: the same seed gives the same plan.")
+    ],
     ruleset: Annotated[str, typer.Option(help="Ruleset: aos (inches) or openwar (cm).")] = "aos",
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one JSON object instead of the summary.")

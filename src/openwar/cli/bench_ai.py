@@ -8,13 +8,15 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from openwar.sim.seeds import MAX_SEED
+
 
 def bench_ai(
     battles: Annotated[
         int,
         typer.Option("-n", "--battles", min=2, help="Battles per matchup (pairs, sides swapped)."),
     ] = 20,
-    seed: Annotated[int, typer.Option(min=0, help="Root seed of the battles.")] = 0,
+    seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Root seed of the battles.")] = 0,
     workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
     ruleset: Annotated[
         str, typer.Option(help="Ruleset whose sample armies play: openwar or aos.")

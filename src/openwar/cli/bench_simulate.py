@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from openwar.battles import PLAYERS_HELP, read_players
+from openwar.sim.seeds import MAX_SEED
 
 
 def bench_simulate(
@@ -14,7 +15,7 @@ def bench_simulate(
     players: Annotated[
         str, typer.Option(help=f"Players of A and B: {PLAYERS_HELP}.")
     ] = "simple,simple",
-    seed: Annotated[int, typer.Option(min=0, help="Root seed of the battles.")] = 1,
+    seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Root seed of the battles.")] = 1,
 ) -> None:
     """Battles per second of `openwar simulate` with 1 and 2 local workers (sample armies)."""
     from openwar.bench.simulate import run

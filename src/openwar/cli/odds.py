@@ -19,6 +19,7 @@ from openwar.rulesets import RULESETS
 from openwar.rulesets.aos.odds import Allocation
 from openwar.rulesets.odds import OddsResult, SimulatedOdds
 from openwar.rulesets.opr.odds import Piercing
+from openwar.sim.seeds import MAX_SEED
 
 
 class RulesetGroup(TyperGroup):
@@ -59,10 +60,17 @@ Plot = Annotated[
         callback=options.picture_file,
     ),
 ]
+MAX_ROLLS = 1_000_000  # Monte Carlo attacks in one run (about a second for 20 dice)
+MAX_TARGET = 1000  # miniatures in a target unit
 Simulate = Annotated[
-    int, typer.Option("--simulate", min=0, help="Also roll N seeded attacks (Monte Carlo).")
+    int,
+    typer.Option(
+        "--simulate", min=0, max=MAX_ROLLS, help="Also roll N seeded attacks (Monte Carlo)."
+    ),
 ]
-Seed = Annotated[int, typer.Option("--seed", min=0, help="Seed of the Monte Carlo rolls.")]
+Seed = Annotated[
+    int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the Monte Carlo rolls.")
+]
 RerollOption = Annotated[
     Reroll, typer.Option(case_sensitive=False, help="Re-roll: none, ones, failed, ...")
 ]
@@ -112,7 +120,7 @@ def aos_odds(
         int | None, typer.Option(parser=options.optional_roll, help="Negate each wound on, e.g. 5+")
     ] = None,
     mortal_on_6_hit: Annotated[
-        int, typer.Option(min=0, help="Unmodified 6s to hit also inflict N mortal wounds.")
+        int, typer.Option(min=0, max=100, help="Unmodified 6s to hit also inflict N mortal wounds.")
     ] = 0,
     mortal_ends_sequence: Annotated[
         bool, typer.Option(help="A 6 to hit inflicts only the mortal wounds (no wound roll).")
@@ -120,8 +128,12 @@ def aos_odds(
     cap_modifiers: Annotated[
         bool, typer.Option(help="Cap hit/wound modifiers at +1/-1 (3rd-edition excerpt).")
     ] = False,
-    models_wounds: Annotated[int, typer.Option(min=1, help="Wounds per target model.")] = 1,
-    models: Annotated[int | None, typer.Option(min=1, help="Models in the target unit.")] = None,
+    models_wounds: Annotated[
+        int, typer.Option(min=1, max=100, help="Wounds per target model.")
+    ] = 1,
+    models: Annotated[
+        int | None, typer.Option(min=1, max=MAX_TARGET, help="Models in the target unit.")
+    ] = None,
     allocation: Annotated[
         Allocation, typer.Option(help="Damage pooled (2nd-ed. text) or per attack, excess lost.")
     ] = Allocation.POOLED,
@@ -139,6 +151,7 @@ def aos_odds(
     from openwar.rulesets.aos.odds import AosAttack, attack_odds
 
     options.check_dice(attacks.maximum, "'--attacks'")
+    options.check_damage(damage.maximum, "'--damage'")
     profile = AosAttack(
         attacks, hit, wound, rend, damage, save, cover, hit_mod, wound_mod, save_mod,
         reroll_hits, reroll_wounds, reroll_saves, ward, mortal_on_6_hit, mortal_ends_sequence,
@@ -156,7 +169,9 @@ def openwar_odds(
     difficulty: Annotated[int, typer.Option(help="Weapon's Difficulty.")] = 5,
     pierce: Annotated[int, typer.Option(help="Weapon's Pierce.")] = 0,
     armor: Annotated[int, typer.Option(help="Target's Armor.")] = 4,
-    target_size: Annotated[int, typer.Option(min=1, help="Miniatures in the target unit.")] = 10,
+    target_size: Annotated[
+        int, typer.Option(min=1, max=MAX_TARGET, help="Miniatures in the target unit.")
+    ] = 10,
     shock: Annotated[bool, typer.Option(help="Weapon has Shock: +1 Presence per hitter.")] = False,
     presence: Annotated[int, typer.Option(help="Attacking unit's Presence.")] = 0,
     morale: Annotated[int, typer.Option(help="Target unit's Morale.")] = 8,
@@ -220,8 +235,10 @@ def opr_odds(
     target_quality: Annotated[
         int, typer.Option(parser=options.roll, help="Target's Quality (blocks).")
     ] = 4,
-    target_models: Annotated[int, typer.Option(min=1, help="Models in the target.")] = 10,
-    tough: Annotated[int, typer.Option(min=1, help="Target's Tough(X).")] = 1,
+    target_models: Annotated[
+        int, typer.Option(min=1, max=MAX_TARGET, help="Models in the target.")
+    ] = 10,
+    tough: Annotated[int, typer.Option(min=1, max=100, help="Target's Tough(X).")] = 1,
     armored: Annotated[bool, typer.Option(help="Target is Armored (hits ignored on 4+).")] = False,
     cover: Annotated[
         bool, typer.Option(help="Target in cover (shooting hits ignored 5+).")
@@ -287,8 +304,10 @@ def oldworld_odds(
     damage: Annotated[
         DiceExpr, typer.Option(parser=options.dice, help="Wounds per unsaved wound (1, D3).")
     ] = ONE,
-    wounds: Annotated[int, typer.Option(min=1, help="Wounds per target model.")] = 1,
-    target_models: Annotated[int | None, typer.Option(min=1, help="Models in the target.")] = None,
+    wounds: Annotated[int, typer.Option(min=1, max=100, help="Wounds per target model.")] = 1,
+    target_models: Annotated[
+        int | None, typer.Option(min=1, max=MAX_TARGET, help="Models in the target.")
+    ] = None,
     reroll_hits: RerollOption = Reroll.NONE,
     reroll_wounds: RerollOption = Reroll.NONE,
     poisoned: Annotated[bool, typer.Option(help="Poisoned Attacks: 6s to hit auto-wound.")] = False,

@@ -75,6 +75,19 @@ def picture_file(path: Path | None) -> Path | None:
     return _output(path, PICTURES)
 
 
+MAX_DAMAGE = 100
+
+
+def check_damage(most: int, hint: str) -> None:
+    """Refuse a damage per wound above :data:`MAX_DAMAGE`, naming the option."""
+    if most > MAX_DAMAGE:
+        raise typer.BadParameter(
+            f"up to {most:,} damage from one wound; the exact odds are worked out for up to "
+            f"{MAX_DAMAGE}",
+            param_hint=hint,
+        )
+
+
 def check_dice(count: int, hint: str) -> None:
     """Refuse an attack of more than :data:`MAX_DICE` dice, naming the option(s) that set it."""
     if count > MAX_DICE:

@@ -29,6 +29,7 @@ from openwar.sim.run import (
     play_run,
     same_code,
 )
+from openwar.sim.seeds import MAX_SEED
 from openwar.sim.store import RunStore, default_store
 
 ArmyArgument = Annotated[Path | None, typer.Argument(help="Army file of side A (YAML).")]
@@ -48,7 +49,8 @@ def simulate_command(
         typer.Option(help="One battleplan JSON for every battle (default: one per battle)."),
     ] = None,
     seed: Annotated[
-        int, typer.Option(min=0, help="Root seed: battle i uses child i of its spawn(n).")
+        int,
+        typer.Option(min=0, max=MAX_SEED, help="Root seed: battle i uses child i of its spawn(n)."),
     ] = 1,
     workers: Annotated[
         int | None, typer.Option(min=1, help="Local processes (default: one per core).")

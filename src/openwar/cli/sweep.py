@@ -18,6 +18,7 @@ from openwar.battles import PLAYERS_HELP, read_players
 from openwar.progress import progress_bar
 from openwar.sim.executors import make_executor
 from openwar.sim.plan import SIDES, ArmyFile, SimulationPlan
+from openwar.sim.seeds import MAX_SEED
 from openwar.sim.sweep import (
     SIZE,
     SweepPoint,
@@ -52,7 +53,9 @@ def sweep_command(
         str, typer.Option(help=f"Players of A and B: {PLAYERS_HELP}.")
     ] = "simple,simple",
     battleplan: Annotated[Path | None, typer.Option(help="One battleplan JSON for all.")] = None,
-    seed: Annotated[int, typer.Option(min=0, help="Root seed (the same battles per size).")] = 1,
+    seed: Annotated[
+        int, typer.Option(min=0, max=MAX_SEED, help="Root seed (the same battles per size).")
+    ] = 1,
     workers: Annotated[int | None, typer.Option(min=1, help="Local processes.")] = None,
     scheduler: Annotated[str | None, typer.Option(help="tcp://host:port or local-dask.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the sweep as JSON.")] = False,

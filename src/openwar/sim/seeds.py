@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+MAX_SEED = 2**63 - 1  # the largest seed a results store (SQLite INTEGER) can keep
+
 
 def battle_seed(child: np.random.SeedSequence) -> int:
     """The integer seed a battle is played with: the first 32-bit word of the child's state.
