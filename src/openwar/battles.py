@@ -231,7 +231,9 @@ def load_replay(path: Path) -> tuple[BattleSetup, list[Action], str, tuple[str, 
         return setup, actions, str(data["final_state_hash"]), players
     except OpenWarError as exc:
         raise ReplayError(f"{path}: malformed replay ({exc})") from exc
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+    except KeyError as exc:
+        raise ReplayError(f"{path}: malformed replay (the field {exc} is missing)") from exc
+    except (TypeError, ValueError, IndexError, AttributeError) as exc:
         raise ReplayError(f"{path}: malformed replay ({exc})") from exc
 
 

@@ -36,3 +36,60 @@ def test_a_seed_a_results_store_could_not_keep_is_refused(
     }[command]
     message = one_line_error(capsys, [*argv, "--seed", str(2**63)], nothing_done=True)
     assert "--seed" in message and "9223372036854775807" in message
+
+
+def _army_of(tmp_path: Path, ruleset: str) -> str:
+    path = tmp_path / f"{ruleset}.yaml"
+    small = Path(__file__).parents[1] / "sim" / "data" / "small_legion.yaml"
+    path.write_text(small.read_text().replace("ruleset: openwar", f"ruleset: {ruleset}"))
+    return str(path)
+
+
+@pytest.mark.parametrize("command", [["battle"], ["simulate", "-n", "1"]])
+@pytest.mark.parametrize(
+    ("ruleset", "expected"),
+    [
+        ("opnewar", "unknown ruleset 'opnewar' (did you mean 'openwar' or 'opr'?)"),
+        ("opr", "opr armies fight no battles (battles are played in openwar and aos)"),
+    ],
+)
+def test_an_army_of_no_battle_ruleset_says_why_the_same_way_everywhere(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    command: list[str],
+    ruleset: str,
+    expected: str,
+) -> None:
+    army = _army_of(tmp_path, ruleset)
+    message = one_line_error(capsys, [command[0], army, army, *command[1:]], nothing_done=True)
+    assert f"{army}: {expected}" in message
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["simulate", "--resume", "1", "--seed", "9"], "takes its armies, -n, --seed from"),
+        (["simulate", "--resume", "1", "--players", "random,random"], "-n, --players from"),
+        (["army", "new", "openwar", "x.yaml", "--name="], "an army needs a name"),
+        (
+            ["simulate", "a.yaml", "b.yaml", "-n", "1", "--scheduler", "tcp://[::1"],
+            "invalid address",
+        ),
+    ],
+)
+def test_options_that_would_be_ignored_or_break_later_are_refused(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    expected: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("OPENWAR_STORE", str(tmp_path / "runs.sqlite3"))
+    if "a.yaml" in argv:
+        data = Path(__file__).parents[1] / "sim" / "data"
+        argv = [str(data / "small_legion.yaml") if a == "a.yaml" else a for a in argv]
+        argv = [str(data / "small_lodge.yaml") if a == "b.yaml" else a for a in argv]
+    message = one_line_error(capsys, argv, nothing_done=True)
+    assert expected in message
+    assert not (tmp_path / "x.yaml").exists()

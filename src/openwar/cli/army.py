@@ -14,6 +14,7 @@ from rich.table import Table
 from openwar.armies.files import ArmyFileError, army_yaml, load_army
 from openwar.armies.validate import ArmyReport, assess
 from openwar.rulesets import RULESETS, check_ruleset, load_ruleset
+from openwar.words import counted
 
 army_app = typer.Typer(
     no_args_is_help=True,
@@ -27,11 +28,17 @@ Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables
 ArmyPath = Annotated[Path, typer.Argument(help="An army-list YAML file.")]
 
 
+def _named(name: str) -> str:
+    if not name.strip():
+        raise typer.BadParameter("an army needs a name")
+    return name
+
+
 @army_app.command("new")
 def new_army(
     ruleset: Annotated[str, typer.Argument(help=f"One of: {', '.join(RULESETS)}.")],
     file: Annotated[Path, typer.Argument(help="The army file to write.")],
-    name: Annotated[str, typer.Option(help="The army's name.")] = "New army",
+    name: Annotated[str, typer.Option(help="The army's name.", callback=_named)] = "New army",
     force: Annotated[bool, typer.Option(help="Overwrite FILE if it exists.")] = False,
 ) -> None:
     """Write a small valid army of RULESET to FILE to start from."""
@@ -128,7 +135,7 @@ def _row(table: Table, *cells: str) -> None:
 
 def _print_summary(console: Console, report: ArmyReport) -> None:
     limit = "no limit" if report.limit is None else f"limit {report.limit}"
-    state = "valid" if report.valid else f"{len(report.problems)} problems"
+    state = "valid" if report.valid else counted(len(report.problems), "problem")
     console.print(f"total [bold]{report.cost.total}[/bold] points ({limit}); {state}")
 
 
@@ -138,8 +145,7 @@ def _print_problems(report: ArmyReport, file: Path) -> None:
     if report.valid:
         typer.echo(f"{file}: valid, {report.cost.total} points ({limit})")
         return
-    count = len(report.problems)
-    typer.echo(f"{file}: invalid, {count} problem{'s' * (count != 1)}, "
+    typer.echo(f"{file}: invalid, {counted(len(report.problems), 'problem')}, "
                f"{report.cost.total} points ({limit})")  # fmt: skip
     for problem in report.problems:
         typer.echo(f"  - {problem}")

@@ -13,6 +13,7 @@ from rich.table import Table
 from openwar.rulesets import RULESETS, check_ruleset, load_ruleset
 from openwar.rulesets.hooks import TableData
 from openwar.rulesets.registry import ruleset_problems
+from openwar.words import counted
 
 Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 
@@ -55,7 +56,9 @@ def rulesets_command(
     console = Console()
     console.print(table)
     for name, found in problems.items():
-        console.print(f"{name}: " + ("no data problems" if not found else f"{len(found)} problems"))
+        console.print(
+            f"{name}: " + ("no data problems" if not found else counted(len(found), "problem"))
+        )
         for line in found:
             console.print(f"  {line}", markup=False)
 

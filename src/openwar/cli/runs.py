@@ -14,6 +14,7 @@ from rich.table import Table
 from openwar.cli.options import output_file
 from openwar.sim.report import print_summary
 from openwar.sim.store import RunStore, StoredRun, default_store
+from openwar.words import counted
 
 runs_app = typer.Typer(no_args_is_help=True, help="Simulation runs kept in the results store.")
 
@@ -80,7 +81,8 @@ def show_run(
     if run.summary is not None:
         print_summary(console, run.summary)
     else:
-        console.print(f"Not complete: openwar simulate --resume {run.id}")
+        where = "" if store is None else f" --store {store}"
+        console.print(f"Not complete: openwar simulate --resume {run.id}{where}", markup=False)
 
 
 @runs_app.command("export")
@@ -95,7 +97,7 @@ def export_run(
     with _open(store) as runs:
         count = runs.export_csv(run_id, csv_file)
     Console(stderr=True, highlight=False).print(
-        f"{count} battles written to {csv_file}", markup=False
+        f"{counted(count, 'battle')} written to {csv_file}", markup=False
     )
 
 

@@ -85,7 +85,10 @@ def simulate_command(
         if resume is None:
             plan = _plan(army_a, army_b, battles, players, battleplan, seed)
         else:
-            plan = _resumable(runs, resume, army_a, battles)
+            changed = {"--players": players != "simple,simple", "--seed": seed != 1,
+                       "--battleplan": battleplan is not None}  # fmt: skip
+            given = [name for name, differs in changed.items() if differs]
+            plan = _resumable(runs, resume, army_a, battles, given)
         local = min(workers or os.cpu_count() or 1, plan.battles)  # no idle processes
         executor = make_executor(local, scheduler)
         try:
@@ -132,11 +135,12 @@ def _plan(
 
 
 def _resumable(
-    runs: RunStore, run_id: int, army_a: Path | None, battles: int | None
+    runs: RunStore, run_id: int, army_a: Path | None, battles: int | None, given: list[str]
 ) -> SimulationPlan:
-    if army_a is not None or battles is not None:
+    if army_a is not None or battles is not None or given:
+        what = ", ".join(["its armies", "-n", *given])
         raise typer.BadParameter(
-            "a resumed run takes its armies and -n from the store; give only --resume ID",
+            f"a resumed run takes {what} from the store; give only --resume ID",
             param_hint="'--resume'",
         )
     stored = runs.run(run_id)

@@ -122,7 +122,7 @@ class DaskCluster:
             else:
                 self._client = distributed.Client(self.address, timeout=10)
                 self.workers = max(1, len(self._client.scheduler_info()["workers"]))
-        except OSError as exc:
+        except (OSError, ValueError) as exc:  # ValueError: an address it cannot parse
             self.__exit__(None, None, None)
             raise OpenWarError(f"--scheduler {self.address}: cannot connect ({exc})") from exc
         return self

@@ -21,6 +21,7 @@ import numpy as np
 
 from openwar.armies.files import parse_army
 from openwar.armies.model import ArmyList
+from openwar.armies.ready import first_problem, no_battles
 from openwar.armies.validate import assess
 from openwar.battleplans.files import plan_board
 from openwar.battles import BattleSetup, fight_battle
@@ -198,16 +199,13 @@ def _generated(armies: tuple[ArmyList, ArmyList], seed: int) -> dict[str, Any]:
 @functools.lru_cache(maxsize=16)
 def _army(file: ArmyFile) -> ArmyList:
     """Parse and validate once per process (a worker plays many chunks of the same armies)."""
-    from openwar.engine.game import BATTLE_MODULES
-
     army = parse_army(file.text, file.path)
-    if army.ruleset not in BATTLE_MODULES:
-        raise OpenWarError(f"{file.path}: {army.ruleset!r} armies cannot fight battles yet")
+    refused = no_battles(file.path, army.ruleset)
+    if refused:
+        raise OpenWarError(refused)
     report = assess(army)
     if not report.valid:
-        first = report.problems[0]
-        more = f" (and {len(report.problems) - 1} more)" if len(report.problems) > 1 else ""
-        raise OpenWarError(f"{file.path}: {first.message}{more}")
+        raise OpenWarError(first_problem(file.path, report))
     return army
 
 

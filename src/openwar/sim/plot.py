@@ -8,6 +8,8 @@ from typing import Any
 
 import matplotlib
 
+from openwar.words import counted
+
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.ticker import MaxNLocator
@@ -35,7 +37,7 @@ def plot_run(summary: dict[str, Any], results: list[BattleResult], path: Path) -
         axes[1][0], [[r.points_lost[i] for r in played] for i in (0, 1)], names, "points lost"
     )
     _rounds(axes[1][1], played)
-    fig.suptitle(f"{names[0]} (A) vs {names[1]} (B): {len(played)} battles")
+    fig.suptitle(f"{names[0]} (A) vs {names[1]} (B): {counted(len(played), 'battle')}")
     fig.tight_layout()
     return save_figure(fig, path, "--plot")
 

@@ -8,6 +8,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from openwar.words import counted
+
 SIDES = ("A", "B")
 
 
@@ -21,7 +23,8 @@ def print_summary(console: Console, summary: dict[str, Any]) -> None:
             f"{side}: [bold]{escape(army['name'])}[/bold] ({army['points']} pts, {players[side]})"
         )
     console.print(
-        f"{summary['played']} battles, seed {summary['seed']}, on {summary['battleplan']}",
+        f"{counted(summary['played'], 'battle')}, seed {summary['seed']}, "
+        f"on {summary['battleplan']}",
         markup=False,
     )
     console.print(_outcomes(summary))
@@ -38,7 +41,7 @@ def print_summary(console: Console, summary: dict[str, Any]) -> None:
     if summary["failed"]:
         first = summary["failures"][0]
         console.print(
-            f"[red]{summary['failed']} battles failed[/red] and are left out; first: battle "
+            f"[red]{counted(summary['failed'], 'battle')} failed[/red], left out; first: battle "
             f"{first['battle']} (openwar battle ... --seed {first['seed']}): "
             f"{escape(first['error'])}",
             markup=True,
