@@ -70,3 +70,21 @@ def test_a_few_aliases_are_still_yaml(tmp_path: Path) -> None:
 def test_an_endless_stream_is_read_no_further_than_the_limit() -> None:
     with pytest.raises(ArmyFileError, match="/dev/zero: over the 1,000,000-byte limit"):
         load_army(Path("/dev/zero"))
+
+
+@pytest.mark.parametrize(
+    ("unit", "message"),
+    [
+        ("{name: C, type: Command, size: true}", "units.0.size: must be a whole number"),
+        ("{name: C, type: Command, size: 2.0}", "units.0.size: must be a whole number"),
+        ("{name: C, type: Command, profile: {armor: 1e308}}", "profile.armor: must be a whole"),
+    ],
+)
+def test_a_count_must_be_written_as_a_whole_number(
+    tmp_path: Path, unit: str, message: str
+) -> None:
+    """YAML's true and 2.0 were read as 1 and 2; 1e308 gave pydantic's own words."""
+    path = tmp_path / "army.yaml"
+    path.write_text(f"ruleset: openwar\nname: X\npoints_limit: 100\nunits:\n  - {unit}\n")
+    with pytest.raises(ArmyFileError, match=message):
+        load_army(path)

@@ -183,3 +183,14 @@ def test_a_damaged_value_and_a_missing_folder_are_one_line(store_path: Path) -> 
     with pytest.raises(OpenWarError, match=r"the folder .*nowhere does not exist"):
         RunStore(missing)
     assert not missing.parent.exists()
+
+
+def test_export_to_standard_output(store_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    plan = small_plan(battles=2)
+    with RunStore(store_path) as store:
+        play_run(store, new_run(store, plan), InProcess())
+    assert main(["runs", "export", "1", "--csv", "-"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[0].startswith("battle,seed,winner")
+    assert len(captured.out.splitlines()) == 3 and "written to standard output" in captured.err
+    assert not Path("-").exists()

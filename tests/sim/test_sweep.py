@@ -17,7 +17,7 @@ from .conftest import ARMY_A, ARMY_B, small_plan
 def test_sizes_from_range_or_list() -> None:
     assert parse_values("10:30:10") == [10, 20, 30]
     assert parse_values("12,16") == [12, 16]
-    for bad in ("10", "a:b", "0,5", "1:5:0"):
+    for bad in ("10", "a:b", "0,5", "1:5:0", "10,10"):
         with pytest.raises(OpenWarError, match="--size"):
             parse_values(bad)
     assert parse_values("0:-2:-1", "--values", lowest=None) == [0, -1, -2]

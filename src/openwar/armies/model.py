@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 
 class ArmyData(BaseModel):
@@ -15,7 +15,7 @@ class OptionChoice(ArmyData):
     """An option bought for the whole unit (``models`` left out) or for ``models`` of it."""
 
     name: str = Field(min_length=1)
-    models: int | None = Field(default=None, ge=1)
+    models: int | None = Field(default=None, ge=1, strict=True)
 
 
 class ArmyUnit(ArmyData):
@@ -25,10 +25,10 @@ class ArmyUnit(ArmyData):
 
     name: str = Field(min_length=1)
     type: str = Field(min_length=1)
-    size: int | None = Field(default=None, ge=1)
+    size: int | None = Field(default=None, ge=1, strict=True)
     options: list[OptionChoice] = Field(default_factory=list)
     allied: bool = False
-    profile: dict[str, int] = Field(default_factory=dict)  # this unit's own numbers
+    profile: dict[str, StrictInt] = Field(default_factory=dict)  # this unit's own numbers
 
 
 class BattalionChoice(ArmyData):
@@ -43,7 +43,7 @@ class ArmyList(ArmyData):
 
     ruleset: str
     name: str = Field(min_length=1)
-    points_limit: int | None = Field(default=None, ge=0)
+    points_limit: int | None = Field(default=None, ge=0, strict=True)
     general: str | None = None
     allegiance: str | None = None
     units: list[ArmyUnit] = Field(default_factory=list)

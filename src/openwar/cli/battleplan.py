@@ -10,7 +10,6 @@ import typer
 from openwar.battleplans.generator import generate, generate_default_scenario
 from openwar.battleplans.report import dumps, summary
 from openwar.cli.options import picture_file
-from openwar.render.table import draw_battleplan
 from openwar.sim.seeds import MAX_SEED
 
 SCENARIOS = ("open-war", "default")
@@ -53,6 +52,8 @@ def battleplan_command(
         )
     plan = generate_default_scenario(points, seed) if scenario == "default" else None
     plan = plan or generate(ruleset, points, seed)
+    from openwar.render.table import draw_battleplan  # matplotlib: a second to import
+
     written = [draw_battleplan(plan, path) for path in (svg, png) if path is not None]
     if as_json:
         typer.echo(dumps(plan))

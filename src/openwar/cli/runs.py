@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -89,16 +90,28 @@ def show_run(
 def export_run(
     run_id: RunId,
     csv_file: Annotated[
-        Path, typer.Option("--csv", help="Write one row per battle to FILE.", callback=output_file)
+        Path,
+        typer.Option(
+            "--csv",
+            help="Write one row per battle to FILE ('-': standard output).",
+            callback=_csv_file,
+        ),
     ],
     store: StoreOption = None,
 ) -> None:
     """Export a run's battles as CSV (battle, seed, winner, victory, scores, casualties...)."""
+    to_stdout = str(csv_file) == "-"
     with _open(store) as runs:
-        count = runs.export_csv(run_id, csv_file)
+        count = runs.export_csv(run_id, sys.stdout if to_stdout else csv_file)
+    where = "standard output" if to_stdout else str(csv_file)
     Console(stderr=True, highlight=False).print(
-        f"{counted(count, 'battle')} written to {csv_file}", markup=False
+        f"{counted(count, 'battle')} written to {where}", markup=False
     )
+
+
+def _csv_file(value: Path) -> Path | None:
+    """``-`` is standard output; any other path is checked as every output file is."""
+    return value if str(value) == "-" else output_file(value)
 
 
 def _win_rate(run: StoredRun) -> str:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TextIO, TypeVar
 
 from openwar.errors import OpenWarError
 from openwar.outputs import write_whole
@@ -273,18 +273,25 @@ class RunStore:
         return [_battle(row) for row in rows]
 
     @guarded
-    def export_csv(self, run_id: int, path: Path) -> int:
-        """Write a run's battles as CSV, one row per battle; returns the number of rows."""
+    def export_csv(self, run_id: int, path: Path | TextIO) -> int:
+        """Write a run's battles as CSV, one row per battle, to a file (whole or not at all)
+        or an open text stream; returns the number of rows."""
         self.run(run_id)
         results = self.results(run_id)
 
+        def rows(handle: TextIO) -> None:
+            writer = csv.writer(handle, lineterminator="\n")
+            writer.writerow(CSV_HEADER)
+            writer.writerows(_csv_row(r) for r in results)
+
         def write(temporary: Path) -> None:
             with temporary.open("w", newline="", encoding="utf-8") as handle:
-                writer = csv.writer(handle, lineterminator="\n")
-                writer.writerow(CSV_HEADER)
-                writer.writerows(_csv_row(r) for r in results)
+                rows(handle)
 
-        write_whole(path, write, "--csv")
+        if isinstance(path, Path):
+            write_whole(path, write, "--csv")
+        else:
+            rows(path)
         return len(results)
 
 

@@ -48,6 +48,8 @@ def parse_values(text: str, option: str = "--size", lowest: int | None = 1) -> l
     if len(values) < 2 or (lowest is not None and min(values) < lowest):
         least = "" if lowest is None else f" of {lowest} or more"
         raise OpenWarError(f"{option} {text!r}: expected at least two values{least}")
+    if len(set(values)) != len(values):
+        raise OpenWarError(f"{option} {text!r}: a value is given twice")
     if len(values) > MOST_VALUES:
         raise OpenWarError(f"{option} {text!r}: at most {MOST_VALUES} values in one sweep")
     return values
