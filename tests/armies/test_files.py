@@ -80,9 +80,7 @@ def test_an_endless_stream_is_read_no_further_than_the_limit() -> None:
         ("{name: C, type: Command, profile: {armor: 1e308}}", "profile.armor: must be a whole"),
     ],
 )
-def test_a_count_must_be_written_as_a_whole_number(
-    tmp_path: Path, unit: str, message: str
-) -> None:
+def test_a_count_must_be_written_as_a_whole_number(tmp_path: Path, unit: str, message: str) -> None:
     """YAML's true and 2.0 were read as 1 and 2; 1e308 gave pydantic's own words."""
     path = tmp_path / "army.yaml"
     path.write_text(f"ruleset: openwar\nname: X\npoints_limit: 100\nunits:\n  - {unit}\n")

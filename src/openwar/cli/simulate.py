@@ -29,7 +29,7 @@ from openwar.sim.run import (
     play_run,
     same_code,
 )
-from openwar.sim.seeds import MAX_SEED
+from openwar.sim.seeds import MAX_BATTLES, MAX_SEED
 from openwar.sim.store import RunStore, default_store
 
 ArmyArgument = Annotated[Path | None, typer.Argument(help="Army file of side A (YAML).")]
@@ -39,7 +39,8 @@ def simulate_command(
     army_a: ArmyArgument = None,
     army_b: Annotated[Path | None, typer.Argument(help="Army file of side B (YAML).")] = None,
     battles: Annotated[
-        int | None, typer.Option("-n", "--battles", min=1, help="Number of battles.")
+        int | None,
+        typer.Option("-n", "--battles", min=1, max=MAX_BATTLES, help="Number of battles."),
     ] = None,
     players: Annotated[str, typer.Option(help=f"Players of A and B: {PLAYERS_HELP}.")] = (
         "simple,simple"

@@ -18,7 +18,7 @@ from openwar.battles import PLAYERS_HELP, read_players
 from openwar.progress import progress_bar
 from openwar.sim.executors import make_executor
 from openwar.sim.plan import SIDES, ArmyFile, SimulationPlan
-from openwar.sim.seeds import MAX_SEED
+from openwar.sim.seeds import MAX_BATTLES, MAX_SEED
 from openwar.sim.sweep import (
     SIZE,
     SweepPoint,
@@ -48,7 +48,9 @@ def sweep_command(
         str | None, typer.Option(help="Values of --vary: START:STOP:STEP or A,B,C.")
     ] = None,
     side: Annotated[str, typer.Option(help="Army holding the unit: A or B.")] = "A",
-    battles: Annotated[int, typer.Option("-n", "--battles", min=1, help="Battles per size.")] = 100,
+    battles: Annotated[
+        int, typer.Option("-n", "--battles", min=1, max=MAX_BATTLES, help="Battles per value.")
+    ] = 100,
     players: Annotated[
         str, typer.Option(help=f"Players of A and B: {PLAYERS_HELP}.")
     ] = "simple,simple",

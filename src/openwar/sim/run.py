@@ -80,9 +80,9 @@ def play_run(
     """
     plan = store.run(run_id).plan
     armies = plan.army_lists()
-    todo = missing(store, run_id)
     store.set_status(run_id, "running")
     try:
+        todo = missing(store, run_id)  # a million seeds take seconds: Ctrl-C may come here
         for results in executor.results(plan, chunked(todo, executor.workers)):
             store.add(run_id, results)
             if on_results is not None:

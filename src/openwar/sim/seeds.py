@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 MAX_SEED = 2**63 - 1  # the largest seed a results store (SQLite INTEGER) can keep
+MAX_BATTLES = 1_000_000  # battles in one run: their seeds alone take seconds to spawn
 
 
 def battle_seed(child: np.random.SeedSequence) -> int:

@@ -21,3 +21,14 @@ def test_aos_report_rounds_add_up_to_the_events() -> None:
     )
     charges = sum(1 for events in record.events for e in events if e.kind == "charge")
     assert sum(s.charges for r in rounds for s in r.sides) == charges
+
+
+def test_aos_report_names_the_slain_general_and_the_next() -> None:
+    """It said "B: the general is slain" four times, naming neither (seed 7)."""
+    from openwar.rulesets.aos.report import moments
+
+    setup = load_setup((EXAMPLES / "gilded_vanguard.yaml", EXAMPLES / "ember_court.yaml"), None, 7)
+    lines = moments(report(fight_battle(setup, ("simple", "simple"))))
+    slain = [line for line in lines if "the general, is slain" in line]
+    assert slain[0].endswith("B: High Magister, the general, is slain; Cinderwing leads")
+    assert len(slain) == 4 and all("leads" in line for line in slain)

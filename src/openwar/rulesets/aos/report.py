@@ -118,7 +118,9 @@ def _absorb(now: RoundReport, event: Event, names: dict[str, str], side_of: dict
     elif kind == "triumph" and side is not None:
         now.moments.append(f"{SIDES[side]}: {name} is {d['triumph'].lower()}")
     elif kind == "general_slain":
-        now.moments.append(f"{SIDES[int(d['side'])]}: the general is slain")
+        slain = names.get(str(d.get("unit")), "the general")
+        after = f"; {names[d['next']]} leads" if d.get("next") in names else "; no general left"
+        now.moments.append(f"{SIDES[int(d['side'])]}: {slain}, the general, is slain{after}")
     elif kind in ("ruse", "arcane_prize", "looted", "arrived", "command"):
         now.moments.append(_moment(kind, d, names, side_of))
     elif (

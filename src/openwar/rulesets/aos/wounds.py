@@ -183,7 +183,8 @@ def after_casualties(state: GameState, unit_id: str, by: int | None) -> list[Eve
 
 def general_slain(state: GameState, side: int) -> list[Event]:
     """Pick a new general (a HERO if any is left) and trigger the Revenge ruse."""
-    events = [Event("general_slain", {"side": side})]
+    slain = state.extra["general"][side]
+    events = [Event("general_slain", {"side": side, "unit": slain})]
     if state.board["ruses"][side] == "Revenge":
         state.extra["revenge"][side] = state.extra["turns"] + 2
         events.append(Event("ruse", {"side": side, "ruse": "Revenge"}))
@@ -191,6 +192,7 @@ def general_slain(state: GameState, side: int) -> list[Event]:
     heroes = [u for u in left if "HERO" in u.profile["keywords"] and not u.profile["allied"]]
     pick = heroes[0] if heroes else (left[0] if left else None)
     state.extra["general"][side] = None if pick is None else pick.id
+    events[0].data["next"] = state.extra["general"][side]
     return events
 
 
