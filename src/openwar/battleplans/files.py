@@ -91,7 +91,7 @@ def check_battleplan(plan: Any, ruleset: str) -> dict[str, Any]:
     _field(plan, "units", str)
     if plan["units"] != units[ruleset]:
         raise OpenWarError(
-            f'not a battleplan: "units" is {plan["units"]!r}; a {ruleset} battleplan is '
+            f'not a battleplan: "units" is {plan["units"]!r}; an {ruleset} battleplan is '
             f"in {units[ruleset]!r}"
         )
     battlefield = _field(plan, "battlefield", dict)
