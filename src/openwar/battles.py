@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -163,10 +164,14 @@ def _simple_player(ruleset: str, stream: np.random.SeedSequence) -> Player:
 
 
 def fight_battle(
-    setup: BattleSetup, players: tuple[str, str], keep_rounds: bool = False
+    setup: BattleSetup,
+    players: tuple[str, str],
+    keep_rounds: bool = False,
+    on_action: Callable[[GameState], None] | None = None,
 ) -> BattleRecord:
     state, events = start(setup)
-    return play(state, make_players(players, setup.seed, setup.ruleset), events, keep_rounds)
+    chosen = make_players(players, setup.seed, setup.ruleset)
+    return play(state, chosen, events, keep_rounds, on_action)
 
 
 def replay_json(

@@ -92,3 +92,14 @@ def test_a_replay_that_battle_could_not_have_written_is_one_line(
     with pytest.raises(ReplayError) as caught:
         replay(path)
     assert str(caught.value).startswith(f"{path}: ") and message in str(caught.value)
+
+
+def test_a_battle_shows_every_state_it_reaches_to_its_watcher() -> None:
+    """`battle`'s bar of rounds is fed by the runner after each action, in order."""
+    fixture = fixture_for("openwar")
+    seen: list[int] = []
+    record = fight_battle(
+        fixture.setup(3), ("simple", "simple"), on_action=lambda s: seen.append(s.round)
+    )
+    assert len(seen) == len(record.actions) and seen == sorted(seen)
+    assert seen[-1] == record.final.round

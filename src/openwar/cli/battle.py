@@ -23,7 +23,9 @@ from openwar.battles import (
 )
 from openwar.cli import options
 from openwar.engine.runner import BattleRecord
+from openwar.engine.state import GameState
 from openwar.errors import OpenWarError
+from openwar.progress import progress_bar
 from openwar.sim.seeds import MAX_SEED
 from openwar.summary import RoundSummary, summarise
 
@@ -88,11 +90,28 @@ def battle_command(
     setup = load_setup((army_a, army_b), board, seed)
     if triumph is not None:
         _triumphs(setup, triumph)
-    record = fight_battle(setup, chosen, keep_rounds=round_shown is not None)
+    record = _fought(setup, chosen, keep_rounds=round_shown is not None)
     picture = _picture(record, setup, svg or png, round_shown)
     if replay_file is not None:
         save_replay(replay_file, replay_json(setup, chosen, record))
     report(setup, record, chosen, as_json=as_json, log=log, picture=picture, replay=replay_file)
+
+
+def _fought(setup: BattleSetup, chosen: tuple[str, str], keep_rounds: bool) -> BattleRecord:
+    """Play the battle; on a terminal, a bar of the rounds shows it going (a battle of search
+    players takes a minute or more; a log or a pipe gets nothing more than the report)."""
+    err = Console(stderr=True)
+    if not err.is_terminal:
+        return fight_battle(setup, chosen, keep_rounds)
+    rounds = int(setup.board.get("rounds") or 5)
+    with progress_bar(err, remaining=False) as progress:
+        task = progress.add_task("set-up", total=rounds)
+
+        def shown(state: GameState) -> None:
+            progress.update(task, completed=max(state.round - 1, 0),
+                            description=f"round {max(state.round, 1)} of {rounds}")  # fmt: skip
+
+        return fight_battle(setup, chosen, keep_rounds, on_action=shown)
 
 
 def replay_command(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from openwar.engine.actions import Action
@@ -37,9 +38,11 @@ def play(
     players: tuple[Player, Player],
     setup_events: list[Event] | None = None,
     keep_rounds: bool = False,
+    on_action: Callable[[GameState], None] | None = None,
 ) -> BattleRecord:
     """Let the players act until the battle is over. With ``keep_rounds`` the state at the end
-    of every round is kept (for pictures of an earlier round)."""
+    of every round is kept (for pictures of an earlier round); ``on_action`` is shown the
+    state after every action (a progress display)."""
     record = BattleRecord(state, state, setup_events=list(setup_events or []))
     while outcome(state) is None:
         if len(record.actions) >= MAX_STEPS:
@@ -53,6 +56,8 @@ def play(
         record.events.append(events)
         if keep_rounds and state.round != before and before > 0:
             record.snapshots[before] = state
+        if on_action is not None:
+            on_action(state)
     record.final = state
     return record
 
