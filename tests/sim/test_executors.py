@@ -50,3 +50,22 @@ def test_executor_is_chosen_by_options() -> None:
     assert isinstance(make_executor(3, None), ProcessPool)
     assert isinstance(make_executor(1, "local-dask"), DaskCluster)
     assert isinstance(make_executor(1, "tcp://127.0.0.1:8786"), DaskCluster)
+
+
+def test_processes_started_while_deaf_to_ctrl_c_keep_ignoring_it() -> None:
+    """Dask's worker processes are started so: a Ctrl-C at the terminal reaches the whole
+    process group, and each worker printed a traceback while we were stopping them."""
+    import signal
+    import subprocess
+    import sys
+
+    from openwar.sim.executors import _deaf_to_ctrl_c
+
+    before = signal.getsignal(signal.SIGINT)
+    probe = "import signal; print(signal.getsignal(signal.SIGINT) == signal.SIG_IGN)"
+    with _deaf_to_ctrl_c():
+        assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+        deaf = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert signal.getsignal(signal.SIGINT) == before
+    heard = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert (deaf.stdout.strip(), heard.stdout.strip()) == ("True", "False")

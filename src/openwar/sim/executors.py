@@ -8,9 +8,12 @@ on every platform) and workers ignore Ctrl-C, which the parent handles alone.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import logging
 import multiprocessing
 import signal
+import threading
 from collections.abc import Iterator, Sequence
 from types import TracebackType
 from typing import Any, Protocol
@@ -112,12 +115,14 @@ class DaskCluster:
         distributed = _distributed()
         try:
             if self.address == LOCAL_DASK:
-                self._cluster = distributed.LocalCluster(
-                    n_workers=DASK_WORKERS,
-                    threads_per_worker=1,
-                    processes=True,
-                    dashboard_address=None,
-                )
+                with _deaf_to_ctrl_c():  # the workers inherit it: a Ctrl-C stops us, not them
+                    self._cluster = distributed.LocalCluster(
+                        n_workers=DASK_WORKERS,
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=None,
+                        silence_logs=logging.ERROR,  # not "task cancelled" on a Ctrl-C
+                    )
                 self._client = distributed.Client(self._cluster)
             else:
                 self._client = distributed.Client(self.address, timeout=10)
@@ -151,6 +156,22 @@ class DaskCluster:
                 yield future.result()
         finally:
             self._client.cancel(futures)
+
+
+@contextlib.contextmanager
+def _deaf_to_ctrl_c() -> Iterator[None]:
+    """Ignore SIGINT while worker processes start (a process started then keeps ignoring it):
+    a Ctrl-C at the terminal reaches the whole process group, and each Dask worker printed
+    its own traceback while this process was already stopping them. Elsewhere than in the
+    main thread signals cannot be set, and nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _distributed() -> Any:
