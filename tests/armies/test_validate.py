@@ -159,6 +159,8 @@ def test_aos_u4_command_models() -> None:
     one = {**SPEARS, "options": [{"name": "Champion", "models": 1}]}
     two = {**SPEARS, "options": [{"name": "Champion", "models": 2}]}
     assert aos([WARDEN, one]) == [] and aos([WARDEN, two]) == ["U4"]
+    twice = {**SPEARS, "options": [{"name": "Champion", "models": 1}] * 2}  # one, then one more
+    assert aos([WARDEN, twice]) == ["U4"]
 
 
 # opr -------------------------------------------------------------------------------------
@@ -194,6 +196,8 @@ def test_opr_u4_per_unit_upgrades_are_for_the_whole_unit() -> None:
         "options": [{"name": "Sergeant", "models": 3}],
     }
     assert rules(report("opr", [unit])) == ["U4"]
+    twice = {**unit, "options": [{"name": "Sergeant"}] * 2}  # a unit buys it once
+    assert rules(report("opr", [twice])) == ["U4"]
 
 
 # oldworld --------------------------------------------------------------------------------
@@ -213,6 +217,8 @@ def test_oldworld_u8_points_limit_and_u2_size() -> None:
     assert rules(report("oldworld", [captain], points_limit=79, general="Harl")) == ["U8"]
     spears = {"name": "S", "type": "Ironclad Spearmen", "size": 41}
     assert rules(report("oldworld", [captain, spears], points_limit=999, general="Harl")) == ["U2"]
+    shields = {**captain, "options": [{"name": "Shield"}] * 2}  # one captain, two shields
+    assert rules(report("oldworld", [shields], points_limit=999, general="Harl")) == ["U4"]
 
 
 def test_unknown_ruleset_is_a_problem_not_an_exception() -> None:

@@ -56,6 +56,34 @@ def price_option(
                        f"{models} x {option.points} (each)")], []  # fmt: skip
 
 
+def price_options(
+    hooks: RulesetHooks[Any], unit: ArmyUnit, size: int, options: list[UnitOption],
+    rules: tuple[str, str], multiplier: int = 1,
+) -> tuple[list[OptionCost], list[ArmyProblem]]:  # fmt: skip
+    """Price every option ``unit`` takes (:func:`price_option`); an option listed more than
+    once counts its models over every entry (two entries of one Champion each are two)."""
+    priced: list[OptionCost] = []
+    problems: list[ArmyProblem] = []
+    for choice in unit.options:
+        found, more = price_option(hooks, choice, unit, size, options, rules, multiplier)
+        priced += found
+        problems += more
+    for option in options:
+        entries = [c for c in priced if c.option == option.name]
+        if len(entries) < 2:
+            continue
+        models = sum(c.models for c in entries)
+        limit = size if option.max_models is None else min(size, option.max_models)
+        if option.per == "unit":
+            text = f"{option.name} is listed {len(entries)} times; it is bought once per unit"
+        elif models > limit:
+            text = f"{option.name} taken by {models} models in all; at most {limit} may take it"
+        else:
+            continue
+        problems.append(hooks.problem(rules[1], text, unit.name, option.name))
+    return priced, problems
+
+
 def named_rows(items: list[Named]) -> tuple[tuple[str, ...], ...]:
     return tuple((item.name, item.effect) for item in items)
 

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from openwar.armies.costing import ArmyCost, ExtraCost, OptionCost, UnitCost
+from openwar.armies.costing import ArmyCost, ExtraCost, UnitCost
 from openwar.armies.model import ArmyList, ArmyUnit, BattalionChoice
 from openwar.armies.problems import ArmyProblem
 from openwar.armies.profile import ProfileKeys
 from openwar.armies.suggest import find_name
 from openwar.rulesets.aos.catalog import CATALOG_FILE, AosCatalog, Warscroll, check_catalog
 from openwar.rulesets.hooks import RulesetHooks, RulesetPlugin, size_problems
-from openwar.rulesets.options import price_option
+from openwar.rulesets.options import price_options
 
 RULE_TITLES = {
     "U2": "unit size",
@@ -59,11 +59,8 @@ class AosHooks(RulesetHooks[AosCatalog]):
         size = unit.size if unit.size is not None else scroll.size
         problems += size_problems(self, unit, size, 1, scroll.max_size, "U2")
         blocks = max(1, -(-size // scroll.size))
-        options: list[OptionCost] = []
-        for choice in unit.options:
-            found, more = price_option(self, choice, unit, size, scroll.options, ("U14", "U4"))
-            options += found
-            problems += more
+        options, more = price_options(self, unit, size, scroll.options, ("U14", "U4"))
+        problems += more
         points = unit.profile.get("points", scroll.points)
         return UnitCost(unit.name, scroll.name, size, points * blocks, tuple(options)), problems
 

@@ -5,12 +5,12 @@ Clause ids (``U7`` ...) are those of docs/rules/oldworld.md, "Units and army lis
 
 from __future__ import annotations
 
-from openwar.armies.costing import ArmyCost, OptionCost, UnitCost
+from openwar.armies.costing import ArmyCost, UnitCost
 from openwar.armies.model import ArmyList, ArmyUnit
 from openwar.armies.problems import ArmyProblem
 from openwar.rulesets.hooks import RulesetHooks, RulesetPlugin, size_problems
 from openwar.rulesets.oldworld.catalog import CATALOG_FILE, OldWorldCatalog, check_catalog
-from openwar.rulesets.options import price_option
+from openwar.rulesets.options import price_options
 
 RULE_TITLES = {
     "U2": "unit size",
@@ -40,11 +40,8 @@ class OldWorldHooks(RulesetHooks[OldWorldCatalog]):
             return UnitCost(unit.name, unit.type, unit.size or 0, 0), problems
         size = unit.size if unit.size is not None else entry.size
         problems += size_problems(self, unit, size, entry.min_size, entry.max_size, "U2")
-        options: list[OptionCost] = []
-        for choice in unit.options:
-            priced, more = price_option(self, choice, unit, size, entry.options, ("U9", "U4"))
-            options += priced
-            problems += more
+        options, more = price_options(self, unit, size, entry.options, ("U9", "U4"))
+        problems += more
         if unit.allied:
             problems.append(self.problem("U11", "'allied' is not an Old World rule", unit.name))
         base = entry.points_per_model * size

@@ -5,12 +5,12 @@ Clause ids (``U9`` ...) are those of docs/rules/opr.md, "Units and army lists".
 
 from __future__ import annotations
 
-from openwar.armies.costing import ArmyCost, OptionCost, UnitCost
+from openwar.armies.costing import ArmyCost, UnitCost
 from openwar.armies.model import ArmyList, ArmyUnit
 from openwar.armies.problems import ArmyProblem
 from openwar.rulesets.hooks import RulesetHooks, RulesetPlugin
 from openwar.rulesets.opr.catalog import CATALOG_FILE, OprCatalog, OprUnit, check_catalog
-from openwar.rulesets.options import price_option
+from openwar.rulesets.options import price_options
 
 RULE_TITLES = {
     "U2": "unit size",
@@ -42,12 +42,8 @@ class OprHooks(RulesetHooks[OprCatalog]):
         size = unit.size if unit.size is not None else profile.size
         copies, found = self._copies(unit, profile, size)
         problems += found
-        options: list[OptionCost] = []
-        for choice in unit.options:
-            priced, more = price_option(self, choice, unit, size, profile.upgrades,
-                                        ("U11", "U4"), copies)  # fmt: skip
-            options += priced
-            problems += more
+        options, more = price_options(self, unit, size, profile.upgrades, ("U11", "U4"), copies)
+        problems += more
         if unit.allied:
             problems.append(self.problem("U13", "'allied' is not an OPR rule", unit.name))
         base = profile.points * copies
