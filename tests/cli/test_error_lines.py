@@ -93,3 +93,16 @@ def test_options_that_would_be_ignored_or_break_later_are_refused(
     message = one_line_error(capsys, argv, nothing_done=True)
     assert expected in message
     assert not (tmp_path / "x.yaml").exists()
+
+
+def test_the_battle_log_names_units_and_rounds_numbers(capsys: pytest.CaptureFixture[str]) -> None:
+    """It printed ids and Python dicts: `deployed: {'unit': 'a3', 'point': [35.438, 33.75]}`."""
+    from openwar.cli.app import main
+
+    data = Path(__file__).parents[1] / "sim" / "data"
+    argv = ["battle", str(data / "small_legion.yaml"), str(data / "small_lodge.yaml"), "--log"]
+    assert main([*argv, "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "A deploy Legion Command [a3] at (35.4, 33.8)" in out
+    assert "deployed: unit Legion Command [a3], point (35.44, 33.75)" in out
+    assert "{'" not in out

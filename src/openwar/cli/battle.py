@@ -22,6 +22,7 @@ from openwar.battles import (
     save_replay,
 )
 from openwar.cli import options
+from openwar.engine.actions import Action
 from openwar.engine.runner import BattleRecord
 from openwar.engine.state import GameState
 from openwar.errors import OpenWarError
@@ -314,7 +315,37 @@ def _highlights(rounds: list[RoundSummary]) -> list[str]:
 
 
 def _print_log(console: Console, record: BattleRecord) -> None:
+    """Every action, then its events, with units by name (and id) and numbers rounded."""
+    names = {u.id: f"{u.name} [{u.id}]" for u in record.initial.units}
     for action, events in zip(record.actions, record.events, strict=True):
-        console.print(f"[dim]{escape(str(action))}[/dim]")
+        console.print(f"[dim]{escape(_action_text(action, names))}[/dim]")
         for event in events:
-            console.print(f"    {event.kind}: {event.data}", markup=False)
+            shown = ", ".join(f"{key} {_shown(value, names)}" for key, value in event.data.items())
+            console.print(f"    {event.kind}: {shown}", markup=False)
+
+
+def _action_text(action: Action, names: dict[str, str]) -> str:
+    parts = ["AB"[action.side] if action.side in (0, 1) else str(action.side), action.kind]
+    if action.choice:
+        parts.append(f"({action.choice})")
+    if action.unit:
+        parts.append(names.get(action.unit, action.unit))
+    if action.target:
+        parts.append(f"-> {names.get(action.target, action.target)}")
+    if action.point:
+        parts.append(f"at ({action.point[0]:.1f}, {action.point[1]:.1f})")
+    return " ".join(parts)
+
+
+def _shown(value: Any, names: dict[str, str]) -> str:
+    """An event's value for people: a unit id as its name, a float to 2 places, lists spaced."""
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, float):
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    if isinstance(value, list | tuple):
+        inner = ", ".join(_shown(v, names) for v in value)
+        return f"({inner})" if isinstance(value, tuple) or len(value) == 2 else f"[{inner}]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} {_shown(v, names)}" for k, v in value.items()) + "}"
+    return str(value)
