@@ -166,6 +166,9 @@ def test_odds_bad_input_is_one_line_and_exit_code_2(
         (("opr", "--tough", "100000000000000000000"), "--tough"),
         (("opr", "--target-models", "1001"), "--target-models"),
         (("oldworld", "--wounds", "101"), "--wounds"),
+        (("oldworld", "--shooting", "--ws", "5"), "'--ws': has no effect here: shooting hits"),
+        (("oldworld", "--target-ws", "5", "--shooting"), "'--target-ws': has no effect"),
+        (("oldworld", "--bs", "4"), "'--bs': has no effect here: combat hits on --ws"),
     ],
 )
 def test_odds_bad_input_names_the_option(

@@ -285,6 +285,7 @@ def opr_odds(
 
 @odds_app.command("oldworld")
 def oldworld_odds(
+    ctx: typer.Context,
     models: Annotated[int, typer.Option(min=1, help="Attacking models.")] = 10,
     attacks: Annotated[int, typer.Option(min=0, help="Attacks per model.")] = 1,
     shooting: Annotated[bool, typer.Option(help="Shooting (BS chart) instead of combat.")] = False,
@@ -325,9 +326,21 @@ def oldworld_odds(
     from openwar.rulesets.oldworld.odds import Mode, OldWorldAttack, attack_odds
 
     options.check_dice(models * attacks, "'--models' x '--attacks'")
+    _unused_skills(ctx, shooting)
     mode = Mode.SHOOTING if shooting else Mode.COMBAT
     profile = OldWorldAttack(
         models, attacks, mode, ws, target_ws, bs, hit_mod, strength, toughness, armour, ap, ward,
         damage, wounds, target_models, reroll_hits, reroll_wounds, poisoned,
     )  # fmt: skip
     _finish(attack_odds(profile), lambda n, s: roll(profile, n, s), as_json, plot, simulate, seed)
+
+
+def _unused_skills(ctx: typer.Context, shooting: bool) -> None:
+    """Shooting hits on BS, combat on WS against WS: the other skill, given, would be ignored."""
+    unused = ("ws", "target_ws") if shooting else ("bs",)
+    for name in unused:
+        source = ctx.get_parameter_source(name)
+        if source is not None and source.name == "COMMANDLINE":
+            option = "--" + name.replace("_", "-")
+            why = "shooting hits on --bs" if shooting else "combat hits on --ws (add --shooting)"
+            raise typer.BadParameter(f"has no effect here: {why}", param_hint=f"'{option}'")
