@@ -194,3 +194,16 @@ def test_export_to_standard_output(store_path: Path, capsys: pytest.CaptureFixtu
     assert captured.out.splitlines()[0].startswith("battle,seed,winner")
     assert len(captured.out.splitlines()) == 3 and "written to standard output" in captured.err
     assert not Path("-").exists()
+
+
+def test_resuming_a_run_whose_stored_army_is_damaged_names_the_store(
+    store_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It blamed the army file on disk, which is fine: the damaged text is the store's copy."""
+    with RunStore(store_path) as runs:
+        runs.create(small_plan(), ("A", "B"), code_version("openwar"))
+        runs._db.execute("UPDATE runs SET army_a_text = 'ruleset: ['")
+        runs._db.commit()
+    assert main(["simulate", "--resume", "1"]) == 2
+    err = capsys.readouterr().err
+    assert f"run 1 in {store_path}: its stored armies: " in err and "not valid YAML" in err

@@ -147,6 +147,10 @@ def _resumable(
     stored = runs.run(run_id)
     if stored.status == "complete":
         raise OpenWarError(f"run {run_id} is already complete (openwar runs show {run_id})")
+    try:
+        stored.plan.army_lists()
+    except OpenWarError as exc:  # the store's copy of an army, not the file it was read from
+        raise OpenWarError(f"run {run_id} in {runs.path}: its stored armies: {exc}") from exc
     if not same_code(stored.code_version, stored.plan.ruleset):
         Console(stderr=True).print(
             f"warning: run {run_id} was started with {stored.code_version}; "
