@@ -256,7 +256,7 @@ def _replay_army(data: Any, index: int, ruleset: str) -> ArmyList:
         raise ValueError(f"armies[{index}]: an army of ruleset {army.ruleset!r}, not {ruleset!r}")
     report = assess(army)
     if not report.valid:
-        raise ValueError(f"armies[{index}]: {report.problems[0]}")
+        raise ValueError(f"armies[{index}]: {report.problems[0]}")  # with its unit and clause
     return army
 
 

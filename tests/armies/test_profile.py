@@ -65,6 +65,10 @@ def test_aos_u17_numbers_cost_and_damage_table() -> None:
     assert aos({**SPEARS, "profile": {"Long Spear.rend": 1}}) == [
         "Spears: profile Long Spear.rend 1 is outside -6..0 [U17 a unit's own numbers]"
     ]
+    cannon = {"name": "Cannon", "type": "Thunder Cannon"}
+    (short,) = aos({**cannon, "profile": {"Cannon Shot.range": 4}})  # it shoots from 6"
+    assert "profile Cannon Shot.range 4 is outside 7..60" in short
+    assert aos({**cannon, "profile": {"Cannon Shot.range": 7}}) == []
     (table,) = aos({**DRAKE, "profile": {"Jaws.attacks": 4}})
     assert "Jaws.attacks cannot be changed: it changes with the warscroll's damage table" in table
     assert aos({**DRAKE, "profile": {"Talons.attacks": 7, "wounds": 14}}) == []
@@ -113,3 +117,17 @@ def test_own_numbers_reach_an_aos_battle(tmp_path: Path) -> None:
     assert (changed["save"], plain["save"]) == (3, 4)
     assert [w["attacks"] for w in changed["melee"]] == ["2"]
     assert [w["attacks"] for w in plain["melee"]] == ["1"]
+
+
+def test_an_option_listed_twice_arms_the_next_miniatures(tmp_path: Path) -> None:
+    """Two entries of ten Heavy Javelins on twenty Breakers are priced as twenty: all twenty
+    carry one (both entries went to the first ten)."""
+    twice = {**BREAKERS, "options": [{"name": "Heavy Javelin", "models": 10}] * 2}
+    path = tmp_path / "twice.yaml"
+    path.write_text(army_yaml(army("openwar", [CHIEF, twice], points_limit=1000)))
+    state, _ = start(load_setup((path, path), None, 1))
+    unit = state.unit("a2")
+    loadouts = unit.profile["loadouts"]
+    kinds = state.loadout[state.members(unit.id)].tolist()
+    armed = [any(w["name"] == "Heavy Javelin" for w in loadouts[k]["weapons"]) for k in kinds]
+    assert armed == [True] * 20

@@ -113,6 +113,8 @@ def _scenery(value: Any) -> Any:
          "\"victory.name\" is \"Capture the Flag\", not a victory condition of openwar"),
         (_set("ruses", {"A": {"name": "Teleport"}}), '"ruses.A.name" is "Teleport", not a ruse'),
         (_set("ruses", {"C": None}), '"ruses.C": the sides are A and B'),
+        (_set("ruses", {"A": 5}), '"ruses.A" should be an object, not 5'),
+        (_set("ruses", [1]), '"ruses" should be an object'),
         (lambda plan: plan["victory"].update({"objectives": [[1, 1]] * 51}),
          'more than 50 "victory.objectives"'),
     ],

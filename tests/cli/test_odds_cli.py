@@ -169,6 +169,7 @@ def test_odds_bad_input_is_one_line_and_exit_code_2(
         (("oldworld", "--shooting", "--ws", "5"), "'--ws': has no effect here: shooting hits"),
         (("oldworld", "--target-ws", "5", "--shooting"), "'--target-ws': has no effect"),
         (("oldworld", "--bs", "4"), "'--bs': has no effect here: combat hits on --ws"),
+        (("oldworld", "--damage", "3000"), "up to 3,000 damage from one wound"),
     ],
 )
 def test_odds_bad_input_names_the_option(

@@ -207,3 +207,22 @@ def test_resuming_a_run_whose_stored_army_is_damaged_names_the_store(
     assert main(["simulate", "--resume", "1"]) == 2
     err = capsys.readouterr().err
     assert f"run 1 in {store_path}: its stored armies: " in err and "not valid YAML" in err
+
+
+def test_a_store_named_by_the_environment_in_a_missing_folder_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Only the user data folder's default store gets its folder made."""
+    path = tmp_path / "nowhere" / "runs.sqlite3"
+    monkeypatch.setenv("OPENWAR_STORE", str(path))
+    assert main(["simulate", str(ARMY_A), str(ARMY_A), "-n", "1", "--workers", "1"]) == 2
+    assert "the folder" in capsys.readouterr().err and not path.parent.exists()
+
+
+def test_a_store_that_cannot_be_read_says_read(store_path: Path) -> None:
+    with RunStore(store_path) as runs:
+        runs.create(small_plan(), ("A", "B"), "test")
+        runs._db.execute("ALTER TABLE runs DROP COLUMN summary")
+        runs._db.commit()
+        with pytest.raises(OpenWarError, match=r"cannot be read \(no such column: summary\)"):
+            runs.runs()

@@ -69,10 +69,10 @@ def test_a_units_own_number_is_varied_at_fixed_points() -> None:
 @pytest.mark.parametrize(
     ("key", "values", "message"),
     [
-        ("armour", [3, 4], "--vary 'armour': Legion Cohort has no such number (did you mean "
-                           "'armor'?)"),
-        ("Spear.range", [3, 4], "Legion Cohort's Spear.range cannot change: a melee weapon has "
-                                "no range"),
+        ("armour", [3, 4], "--vary 'armour': Legion Cohort: unknown profile key 'armour' (did "
+                           "you mean 'armor'?)"),
+        ("Spear.range", [3, 4], "Legion Cohort: profile Spear.range cannot be changed: a melee "
+                                "weapon has no range"),
         ("armor", [3, 13], "[Legion Cohort armor 13]: profile armor 13 is outside 1..12"),
     ],
 )  # fmt: skip
@@ -112,10 +112,17 @@ def test_what_to_vary_is_one_choice(
 def test_sweep_of_armor_prints_the_even_value(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["sweep", str(ARMY_A), str(ARMY_B), "--unit", "Legion Cohort", "--vary", "armor",
             "--values", "1,12", "-n", "2", "--players", "random", "--workers", "1"]  # fmt: skip
+    code = main([*argv, "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and data["vary"] == "armor"
+    assert [p["value"] for p in data["sweep"]] == [1, 12] and data["even"]["points"] is None
+    assert {p["points"] for p in data["sweep"]} == {150}  # Armor is not priced
     code = main(argv)
     out = capsys.readouterr().out
     assert code == 0 and "armor" in out.splitlines()[2]
-    assert "Even matchup at about armor" in out or "not even anywhere" in out
+    value = data["even"]["value"]
+    expected = "not even anywhere" if value is None else f"Even matchup at about armor {value:g}"
+    assert expected in out
 
 
 def test_unknown_unit_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:

@@ -43,8 +43,24 @@ class ProfileKeys:
     bounds: dict[str, tuple[int, int]] = field(default_factory=dict)
     fixed: dict[str, str] = field(default_factory=dict)
 
-    def add(self, key: str, low: int, high: int) -> None:
-        self.bounds[key] = (low, high)
+    @classmethod
+    def of(cls, characteristics: dict[str, tuple[int, int]]) -> ProfileKeys:
+        """Keys for these characteristics (name -> lowest, highest)."""
+        return cls(dict(characteristics))
+
+    def add_weapon(self, weapon: str, fields: dict[str, tuple[int, int]]) -> None:
+        """``"<weapon>.<field>"`` keys for each of ``fields`` (name -> lowest, highest)."""
+        for field_name, bounds in fields.items():
+            self.bounds[f"{weapon}.{field_name}"] = bounds
+
+    def refusal(self, key: str) -> str | None:
+        """Why ``key`` cannot be changed (unknown, with a "did you mean"; or fixed by the
+        rules), or None."""
+        if key in self.fixed:
+            return f"profile {key} cannot be changed: {self.fixed[key]}"
+        if key not in self.bounds:
+            return f"unknown profile key {key!r}{did_you_mean(key, self.bounds)}"
+        return None
 
     def problems(
         self, unit: ArmyUnit, problem: Callable[[str, str | None], ArmyProblem]
@@ -53,11 +69,9 @@ class ProfileKeys:
         ``problem(message, option)`` makes it (the ruleset's clause)."""
         found = []
         for key, value in unit.profile.items():
-            if key in self.fixed:
-                found.append(problem(f"profile {key} cannot be changed: {self.fixed[key]}", None))
-            elif key not in self.bounds:
-                text = f"unknown profile key {key!r}{did_you_mean(key, self.bounds)}"
-                found.append(problem(text, None))
+            refused = self.refusal(key)
+            if refused is not None:
+                found.append(problem(refused, None))
             elif not self.bounds[key][0] <= value <= self.bounds[key][1]:
                 low, high = self.bounds[key]
                 found.append(problem(f"profile {key} {value} is outside {low}..{high}", None))

@@ -119,7 +119,6 @@ def check_battleplan(plan: Any, ruleset: str) -> dict[str, Any]:
         _outline(feature, "polygon", where)
         if feature.get("scenery") is not None:
             _field(feature, "scenery", dict, where)
-    _known_names(plan, ruleset)
     if len(objectives) > MOST_OBJECTIVES:
         raise OpenWarError(f'not a battleplan: more than {MOST_OBJECTIVES} "victory.objectives"')
     if plan.get("game_length") is not None:
@@ -140,6 +139,7 @@ def check_battleplan(plan: Any, ruleset: str) -> dict[str, Any]:
                     raise OpenWarError(
                         f'not a battleplan: "{key}.{name}" should be an object, not {_shown(entry)}'
                     )
+    _known_names(plan, ruleset)  # after the ruses are known to be objects
     if plan.get("twist") is not None:
         _known_twist(plan["twist"], ruleset)
     triumphs = plan.get("triumphs")

@@ -320,8 +320,17 @@ def _print_log(console: Console, record: BattleRecord) -> None:
     for action, events in zip(record.actions, record.events, strict=True):
         console.print(f"[dim]{escape(_action_text(action, names))}[/dim]")
         for event in events:
-            shown = ", ".join(f"{key} {_shown(value, names)}" for key, value in event.data.items())
+            shown = ", ".join(
+                f"{key} {_value(key, value, names)}" for key, value in event.data.items()
+            )
             console.print(f"    {event.kind}: {shown}", markup=False)
+
+
+SIDE_KEYS = ("side", "first", "winner", "holder", "by_side")  # event keys that name a side
+
+
+def _value(key: str, value: Any, names: dict[str, str]) -> str:
+    return "AB"[value] if key in SIDE_KEYS and value in (0, 1) else _shown(value, names)
 
 
 def _action_text(action: Action, names: dict[str, str]) -> str:

@@ -326,6 +326,7 @@ def oldworld_odds(
     from openwar.rulesets.oldworld.odds import Mode, OldWorldAttack, attack_odds
 
     options.check_dice(models * attacks, "'--models' x '--attacks'")
+    options.check_damage(damage.maximum, "'--damage'")
     _unused_skills(ctx, shooting)
     mode = Mode.SHOOTING if shooting else Mode.COMBAT
     profile = OldWorldAttack(

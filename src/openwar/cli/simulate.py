@@ -30,7 +30,7 @@ from openwar.sim.run import (
     same_code,
 )
 from openwar.sim.seeds import MAX_BATTLES, MAX_SEED
-from openwar.sim.store import RunStore, default_store
+from openwar.sim.store import ENV_STORE, RunStore, default_store
 
 ArmyArgument = Annotated[Path | None, typer.Argument(help="Army file of side A (YAML).")]
 
@@ -82,7 +82,8 @@ def simulate_command(
     examples/armies/openwar/hearthhold_lodge.yaml -n 100 --plot outcomes.svg
     """
     err = Console(stderr=True, highlight=False, soft_wrap=True)
-    with RunStore(store or default_store(), make_folder=store is None) as runs:
+    chosen = store is not None or bool(os.environ.get(ENV_STORE))  # else the user data folder
+    with RunStore(store or default_store(), make_folder=not chosen) as runs:
         if resume is None:
             plan = _plan(army_a, army_b, battles, players, battleplan, seed)
         else:

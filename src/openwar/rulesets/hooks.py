@@ -88,8 +88,10 @@ class RulesetHooks(ABC, Generic[C]):
         if not unit.profile:
             return []
         if not self.profile_rule:
+            from openwar.engine.game import BATTLE_MODULES
+
             text = (f"'profile' is not a rule of {self.ruleset} (a unit's own numbers are for the "
-                    "rulesets that play battles: openwar, aos)")  # fmt: skip
+                    f"rulesets that play battles: {', '.join(BATTLE_MODULES)})")  # fmt: skip
             return [self.problem(self.other_fields_rule, text, unit.name, "profile")]
         keys = self.profile_keys(unit)
         if keys is None:

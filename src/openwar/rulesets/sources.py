@@ -89,8 +89,9 @@ class _Refused(Exception):
 def read_yaml_text(text: str, file: str) -> YamlDoc:
     """Parse ``text``; a syntax error, a key given twice in one mapping, more than
     :data:`MAX_ALIASES` aliases or nesting too deep becomes one line naming the file and line."""
-    loader = _Loader(text)
+    loader: _Loader | None = None
     try:
+        loader = _Loader(text)  # its reader refuses control characters at once
         root = loader.get_single_node()
         _check_keys(root)
         data = None if root is None else loader.construct_document(root)
@@ -105,7 +106,8 @@ def read_yaml_text(text: str, file: str) -> YamlDoc:
     except RecursionError:
         raise YamlReadError(f"{file}: nested too deeply to read") from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     return YamlDoc(file, data, root)
 
 

@@ -86,19 +86,23 @@ F = TypeVar("F", bound=Callable[..., Any])
 DAMAGED = (sqlite3.Error, ValueError, TypeError, KeyError, IndexError)
 
 
-def guarded(method: F) -> F:
-    """A store method whose SQLite errors and undecodable values become one line."""
+def guarded(what: str) -> Callable[[F], F]:
+    """A store method (``what`` it does to the store: "read", "written") whose SQLite errors
+    and undecodable values become one line naming the store."""
 
-    @functools.wraps(method)
-    def call(self: RunStore, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return method(self, *args, **kwargs)
-        except OpenWarError:
-            raise
-        except DAMAGED as exc:
-            raise self._failed(exc) from exc
+    def wrap(method: F) -> F:
+        @functools.wraps(method)
+        def call(self: RunStore, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return method(self, *args, **kwargs)
+            except OpenWarError:
+                raise
+            except DAMAGED as exc:
+                raise OpenWarError(f"results store {self.path}: cannot be {what} ({exc})") from exc
 
-    return call  # type: ignore[return-value]
+        return call  # type: ignore[return-value]
+
+    return wrap
 
 
 def default_store() -> Path:
@@ -167,11 +171,6 @@ class RunStore:
         except (OSError, sqlite3.Error) as exc:
             raise OpenWarError(f"results store {path}: cannot be opened ({exc})") from exc
 
-    def _failed(self, exc: Exception) -> OpenWarError:
-        """A store whose tables or values are not what OpenWar wrote: one line."""
-        what = "written" if isinstance(exc, sqlite3.OperationalError) else "read"
-        return OpenWarError(f"results store {self.path}: cannot be {what} ({exc})")
-
     def close(self) -> None:
         self._db.close()
 
@@ -182,7 +181,7 @@ class RunStore:
         self.close()
 
     # -- writing ---------------------------------------------------------------------------
-    @guarded
+    @guarded("written")
     def create(self, plan: SimulationPlan, names: tuple[str, str], code_version: str) -> int:
         """Record a new run's inputs; returns its id."""
         a, b = plan.armies
@@ -212,7 +211,7 @@ class RunStore:
         assert cursor.lastrowid is not None
         return cursor.lastrowid
 
-    @guarded
+    @guarded("written")
     def add(self, run_id: int, results: Iterable[BattleResult]) -> None:
         """Record finished battles and commit at once (a later Ctrl-C keeps them)."""
         rows = [(run_id, *_battle_row(r)) for r in results]
@@ -224,12 +223,12 @@ class RunStore:
                 rows,
             )
 
-    @guarded
+    @guarded("written")
     def set_status(self, run_id: int, status: str) -> None:
         with self._db:
             self._db.execute("UPDATE runs SET status = ? WHERE id = ?", (status, run_id))
 
-    @guarded
+    @guarded("written")
     def finish(self, run_id: int, summary: dict[str, Any]) -> None:
         with self._db:
             self._db.execute(
@@ -238,7 +237,7 @@ class RunStore:
             )
 
     # -- reading ---------------------------------------------------------------------------
-    @guarded
+    @guarded("read")
     def run(self, run_id: int) -> StoredRun:
         row = self._db.execute(
             "SELECT id, created, finished, status, battles, seed, players, battleplan,"
@@ -252,7 +251,7 @@ class RunStore:
             raise OpenWarError(f"run {run_id}: no such run in {self.path}")
         return _stored(row)
 
-    @guarded
+    @guarded("read")
     def runs(self) -> list[StoredRun]:
         ids = [row[0] for row in self._db.execute("SELECT id FROM runs ORDER BY id")]
         return [self.run(i) for i in ids]
@@ -263,7 +262,7 @@ class RunStore:
             return BATTLE_COLUMNS
         return (*BATTLE_COLUMNS[:-1], "'' AS condition")
 
-    @guarded
+    @guarded("read")
     def results(self, run_id: int) -> list[BattleResult]:
         """The finished battles of a run, by battle index."""
         rows = self._db.execute(
@@ -272,7 +271,7 @@ class RunStore:
         )
         return [_battle(row) for row in rows]
 
-    @guarded
+    @guarded("read")
     def export_csv(self, run_id: int, path: Path | TextIO) -> int:
         """Write a run's battles as CSV, one row per battle, to a file (whole or not at all)
         or an open text stream; returns the number of rows."""

@@ -16,7 +16,6 @@ from typing import Any
 
 from openwar.armies.files import army_yaml
 from openwar.armies.model import ArmyList
-from openwar.armies.suggest import did_you_mean
 from openwar.armies.validate import assess
 from openwar.errors import OpenWarError
 from openwar.rulesets import load_ruleset
@@ -199,12 +198,9 @@ def _check_key(army: ArmyList, index: int, key: str) -> None:
     keys = load_ruleset(army.ruleset).hooks.profile_keys(unit)
     if keys is None:
         raise OpenWarError(f"--vary {key!r}: {army.ruleset} units have only a size to vary")
-    if key in keys.fixed:
-        raise OpenWarError(f"--vary {key!r}: {unit.name}'s {key} cannot change: {keys.fixed[key]}")
-    if key not in keys.bounds:
-        known = [SIZE, *keys.bounds]
-        raise OpenWarError(f"--vary {key!r}: {unit.name} has no such number"
-                           f"{did_you_mean(key, known)}")  # fmt: skip
+    refused = keys.refusal(key)
+    if refused is not None:
+        raise OpenWarError(f"--vary {key!r}: {unit.name}: {refused}")
 
 
 def _varied(army: ArmyList, index: int, key: str, value: int) -> ArmyList:

@@ -71,12 +71,10 @@ class AosHooks(RulesetHooks[AosCatalog]):
         scroll = self.catalog.unit(name) if name else None
         if scroll is None:
             return None
-        keys = ProfileKeys()
-        for key, (low, high) in CHARACTERISTIC_BOUNDS.items():
-            keys.add(key, low, high)
+        keys = ProfileKeys.of(CHARACTERISTIC_BOUNDS)
         for weapon in [*scroll.missile_weapons, *scroll.melee_weapons]:
-            for field, (low, high) in WEAPON_BOUNDS.items():
-                keys.add(f"{weapon.name}.{field}", low, high)
+            reach = (weapon.min_range + 1, WEAPON_BOUNDS["range"][1])  # beyond its minimum
+            keys.add_weapon(weapon.name, {**WEAPON_BOUNDS, "range": reach})
         table = "it changes with the warscroll's damage table"
         for row in scroll.damage_table:
             for key in ("move", "bravery", "save"):

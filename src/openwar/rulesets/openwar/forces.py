@@ -41,9 +41,12 @@ def _force_unit(unit: ArmyUnit, uid: str, catalog: OpenWarCatalog, points: int) 
     size = unit.size or kind.size
     options = catalog.options()
     carried: list[list[str]] = [list(kind.default_options) for _ in range(size)]
+    given: dict[str, int] = {}  # an option listed twice goes to the next miniatures (U9)
     for choice in unit.options:
-        for mini in range(choice.models or size):
+        start = given.get(choice.name.casefold(), 0)
+        for mini in range(start, min(start + (choice.models or size), size)):
             carried[mini].append(choice.name)
+        given[choice.name.casefold()] = start + (choice.models or size)
     combos: list[tuple[str, ...]] = []
     loadout_of: list[int] = []
     for names in carried:

@@ -82,15 +82,15 @@ class OpenWarHooks(RulesetHooks[OpenWarCatalog]):
         kind = self.catalog.unit_type(name) if name else None
         if kind is None:
             return None
-        keys = ProfileKeys()
-        for key, (low, high) in CHARACTERISTIC_BOUNDS.items():
-            keys.add(key, low, high)
+        keys = ProfileKeys.of(CHARACTERISTIC_BOUNDS)
         for weapon in carried_weapons(self.catalog, kind, unit):
-            for field, (low, high) in WEAPON_BOUNDS.items():
-                if field == "range" and weapon.range is None:
-                    keys.fixed[f"{weapon.name}.range"] = "a melee weapon has no range"
-                else:
-                    keys.add(f"{weapon.name}.{field}", low, high)
+            if weapon.range is None:
+                keys.add_weapon(
+                    weapon.name, {k: v for k, v in WEAPON_BOUNDS.items() if k != "range"}
+                )
+                keys.fixed[f"{weapon.name}.range"] = "a melee weapon has no range"
+            else:
+                keys.add_weapon(weapon.name, WEAPON_BOUNDS)
         return keys
 
     def _price_option(
