@@ -28,11 +28,13 @@ class ArmyReport:
         return not self.problems
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "ruleset": self.army.ruleset, "name": self.army.name, "valid": self.valid,
             "points": self.cost.total, "points_limit": self.limit,
             "problems": [p.to_json() for p in self.problems], "cost": self.cost.to_json(),
         }  # fmt: skip
+        own = {u.name: dict(u.profile) for u in self.army.units if u.profile}
+        return data | ({"profiles": own} if own else {})  # units' own numbers (U20, aos U17)
 
 
 def assess(army: ArmyList) -> ArmyReport:
