@@ -226,3 +226,24 @@ def test_a_store_that_cannot_be_read_says_read(store_path: Path) -> None:
         runs._db.commit()
         with pytest.raises(OpenWarError, match=r"cannot be read \(no such column: summary\)"):
             runs.runs()
+
+
+def test_a_chart_that_cannot_be_written_loses_neither_run_nor_summary(
+    store_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """A chart path the early check passes but the write refuses (as under /proc): the summary
+    was never printed, though the run was stored."""
+    import openwar.sim.plot
+
+    def refuse(*_: object) -> None:
+        raise OpenWarError("--plot x.png: cannot be written")
+
+    monkeypatch.setattr(openwar.sim.plot, "plot_run", refuse)
+    argv = ["simulate", str(ARMY_A), str(ARMY_A), "-n", "2", "--workers", "1"]
+    assert main([*argv, "--plot", str(tmp_path / "x.png")]) == 2
+    captured = capsys.readouterr()
+    assert "Win rates" in captured.out or "A wins" in captured.out
+    assert "Run 1 stored in" in captured.err and "cannot be written" in captured.err

@@ -178,13 +178,14 @@ def _play(runs: RunStore, run_id: int, executor: Executor, err: Console) -> Fini
 def _report(
     finished: FinishedRun, path: Path, plot: Path | None, as_json: bool, err: Console
 ) -> None:
-    if plot is not None:
-        from openwar.sim.plot import plot_run
-
-        plot_run(finished.summary, finished.results, plot)
     if as_json:
         typer.echo(json.dumps(finished.summary, indent=2))
     else:
         print_summary(Console(highlight=False), finished.summary)
     where = f"Run {finished.run_id} stored in {path}: openwar runs show {finished.run_id}"
-    err.print(where + (f"; chart: {plot}" if plot is not None else ""), markup=False)
+    err.print(where, markup=False)
+    if plot is not None:  # last: a chart that cannot be written loses neither run nor summary
+        from openwar.sim.plot import plot_run
+
+        plot_run(finished.summary, finished.results, plot)
+        err.print(f"Chart: {plot}", markup=False)
