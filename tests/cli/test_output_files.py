@@ -89,6 +89,9 @@ def test_a_round_without_a_picture_is_refused(capsys: pytest.CaptureFixture[str]
     """`battle --round K` names the round of the picture; without one it did nothing."""
     message = one_line_error(capsys, ["battle", *ARMIES, "--round", "2"], nothing_done=True)
     assert "'--round'" in message and "give --png or --svg too" in message
+    late = ["battle", *ARMIES, "--round", "9", "--png", "x.png"]
+    message = one_line_error(capsys, late, nothing_done=True)  # before the battle, not after
+    assert "'--round'" in message and "the battle lasts at most 5 rounds" in message
 
 
 def test_a_link_is_followed_and_a_pipe_written_as_it_is(tmp_path: Path) -> None:
@@ -153,3 +156,23 @@ def test_a_name_too_long_is_an_error_not_a_traceback(tmp_path: Path) -> None:
         check_output(path, "--csv")
         write_text(path, "rows", "--csv")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_picture_refused_after_the_battle_keeps_the_replay_and_the_report(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A write the early check cannot foresee (as under /proc): the replay was lost and the
+    report never printed; now both come first, then the one error line."""
+    import openwar.render.battle
+    from openwar.cli.app import main
+
+    def refuse(*_: object) -> Path:
+        raise OpenWarError("--png x.png: cannot be written")
+
+    monkeypatch.setattr(openwar.render.battle, "draw_battle", refuse)
+    replay = tmp_path / "r.json"
+    argv = ["battle", *ARMIES, "--png", str(tmp_path / "x.png"), "--replay", str(replay)]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert "final state" in captured.out and replay.exists()
+    assert captured.err.strip().endswith("cannot be written")

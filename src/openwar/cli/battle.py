@@ -91,10 +91,18 @@ def battle_command(
     setup = load_setup((army_a, army_b), board, seed)
     if triumph is not None:
         _triumphs(setup, triumph)
+    rounds = int(setup.board.get("rounds") or 0)
+    if round_shown is not None and rounds and round_shown > rounds:
+        raise typer.BadParameter(f"the battle lasts at most {rounds} rounds",
+                                 param_hint="'--round'")  # fmt: skip
     record = _fought(setup, chosen, keep_rounds=round_shown is not None)
-    picture = _picture(record, setup, svg or png, round_shown)
-    if replay_file is not None:
+    if replay_file is not None:  # first: the battle is kept whatever happens to its picture
         save_replay(replay_file, replay_json(setup, chosen, record))
+    try:
+        picture = _picture(record, setup, svg or png, round_shown)
+    except OpenWarError:  # (a round it did not last, a write refused late): report, then say so
+        report(setup, record, chosen, as_json=as_json, log=log, picture=None, replay=replay_file)
+        raise
     report(setup, record, chosen, as_json=as_json, log=log, picture=picture, replay=replay_file)
 
 
