@@ -45,7 +45,10 @@ def test_a_changed_file_is_read_again(tmp_path: Path) -> None:
         ("units:\n  - {name: X, type: Scouts, name: Y}\n", "line 2: 'name' is given twice"),
         ("x: &a [1]\ny: [" + ", ".join(["*a"] * 101) + "]\n", "more than 100 YAML aliases"),
         ("ruleset: " + "[" * 100_000 + "]" * 100_000 + "\n", "nested too deeply to read"),
-        ('ruleset: openwar\nname: "A\x07"\nunits: []\n', "unacceptable character #x0007"),
+        (
+            'ruleset: openwar\nname: "A\x07"\nunits: []\n',
+            "line 2, column 9: not valid YAML (character #x0007 is not allowed)",
+        ),
     ],
 )
 def test_yaml_a_loader_would_take_silently_or_blow_up_on_is_one_line(
@@ -58,6 +61,7 @@ def test_yaml_a_loader_would_take_silently_or_blow_up_on_is_one_line(
     assert str(caught.value) == f"{path}: {message}" or (
         str(caught.value).startswith(f"{path}: ") and message in str(caught.value)
     )
+    assert "\n" not in str(caught.value)
 
 
 def test_a_few_aliases_are_still_yaml(tmp_path: Path) -> None:

@@ -135,7 +135,7 @@ def test_an_option_listed_twice_arms_the_next_miniatures(tmp_path: Path) -> None
 
 def test_army_show_json_lists_the_units_own_numbers() -> None:
     own = {**BREAKERS, "profile": {"armor": 6}}
-    assert report("openwar", [CHIEF, own], points_limit=1000).to_json()["profiles"] == {
-        "Wall": {"armor": 6}
-    }
+    assert report("openwar", [CHIEF, own], points_limit=1000).to_json()["profiles"] == [
+        {"unit": "Wall", "profile": {"armor": 6}}
+    ]
     assert "profiles" not in report("openwar", [CHIEF, BREAKERS], points_limit=1000).to_json()

@@ -176,3 +176,19 @@ def test_a_picture_refused_after_the_battle_keeps_the_replay_and_the_report(
     captured = capsys.readouterr()
     assert "final state" in captured.out and replay.exists()
     assert captured.err.strip().endswith("cannot be written")
+
+
+def test_a_replay_refused_after_the_battle_keeps_the_report(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import openwar.cli.battle
+    from openwar.cli.app import main
+
+    def refuse(*_: object) -> None:
+        raise OpenWarError("--replay r.json: cannot write")
+
+    monkeypatch.setattr(openwar.cli.battle, "save_replay", refuse)
+    assert main(["battle", *ARMIES, "--replay", str(tmp_path / "r.json")]) == 2
+    captured = capsys.readouterr()
+    assert "final state" in captured.out and "Replay written" not in captured.out
+    assert captured.err.strip().endswith("cannot write")

@@ -247,3 +247,20 @@ def test_a_chart_that_cannot_be_written_loses_neither_run_nor_summary(
     captured = capsys.readouterr()
     assert "Win rates" in captured.out or "A wins" in captured.out
     assert "Run 1 stored in" in captured.err and "cannot be written" in captured.err
+
+
+def test_a_ctrl_c_while_the_seeds_are_spawned_leaves_the_run_resumable(
+    store_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A million battles' seeds take seconds: a Ctrl-C then exited silently, the run left
+    'running' for good."""
+    import openwar.sim.run
+
+    def stopped(*_: object) -> list[int]:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(openwar.sim.run, "battle_seeds", stopped)
+    assert main(["simulate", str(ARMY_A), str(ARMY_A), "-n", "3", "--workers", "1"]) == 130
+    assert "Interrupted: 0 of 3 battles of run 1" in capsys.readouterr().err
+    with RunStore(store_path) as runs:
+        assert runs.run(1).status == "interrupted"

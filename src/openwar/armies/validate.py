@@ -33,7 +33,7 @@ class ArmyReport:
             "points": self.cost.total, "points_limit": self.limit,
             "problems": [p.to_json() for p in self.problems], "cost": self.cost.to_json(),
         }  # fmt: skip
-        own = {u.name: dict(u.profile) for u in self.army.units if u.profile}
+        own = [{"unit": u.name, "profile": dict(u.profile)} for u in self.army.units if u.profile]
         return data | ({"profiles": own} if own else {})  # units' own numbers (U20, aos U17)
 
 

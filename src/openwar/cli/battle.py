@@ -96,14 +96,16 @@ def battle_command(
         raise typer.BadParameter(f"the battle lasts at most {rounds} rounds",
                                  param_hint="'--round'")  # fmt: skip
     record = _fought(setup, chosen, keep_rounds=round_shown is not None)
-    if replay_file is not None:  # first: the battle is kept whatever happens to its picture
-        save_replay(replay_file, replay_json(setup, chosen, record))
+    saved = None
     try:
+        if replay_file is not None:  # first: the battle is kept whatever its picture's fate
+            save_replay(replay_file, replay_json(setup, chosen, record))
+            saved = replay_file
         picture = _picture(record, setup, svg or png, round_shown)
-    except OpenWarError:  # (a round it did not last, a write refused late): report, then say so
-        report(setup, record, chosen, as_json=as_json, log=log, picture=None, replay=replay_file)
-        raise
-    report(setup, record, chosen, as_json=as_json, log=log, picture=picture, replay=replay_file)
+    except OpenWarError:  # a write refused late (the early check cannot foresee all): the
+        report(setup, record, chosen, as_json=as_json, log=log, picture=None, replay=saved)
+        raise  # report of the battle played, then the one error line
+    report(setup, record, chosen, as_json=as_json, log=log, picture=picture, replay=saved)
 
 
 def _fought(setup: BattleSetup, chosen: tuple[str, str], keep_rounds: bool) -> BattleRecord:

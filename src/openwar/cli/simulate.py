@@ -24,7 +24,6 @@ from openwar.sim.run import (
     FinishedRun,
     RunInterrupted,
     code_version,
-    missing,
     new_run,
     play_run,
     same_code,
@@ -164,7 +163,7 @@ def _resumable(
 def _play(runs: RunStore, run_id: int, executor: Executor, err: Console) -> FinishedRun:
     stored = runs.run(run_id)
     total = stored.plan.battles
-    already = total - len(missing(runs, run_id))
+    already = stored.done  # counted in the store: no seeds spawned outside play_run's Ctrl-C
     name = escape(f"{stored.army_names[0]} vs {stored.army_names[1]}")
     with progress_bar(err, label="[bold]{task.description}", transient=False) as progress:
         task = progress.add_task(name, total=total, completed=already)

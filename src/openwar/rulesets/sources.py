@@ -95,6 +95,12 @@ def read_yaml_text(text: str, file: str) -> YamlDoc:
         root = loader.get_single_node()
         _check_keys(root)
         data = None if root is None else loader.construct_document(root)
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow, by offset
+        before = text[: exc.position]
+        where = f"line {before.count(chr(10)) + 1}, column {exc.position - before.rfind(chr(10))}"
+        raise YamlReadError(
+            f"{file}: {where}: not valid YAML (character #x{exc.character:04x} is not allowed)"
+        ) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "somewhere"

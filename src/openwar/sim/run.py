@@ -89,8 +89,7 @@ def play_run(
                 on_results(results)
     except KeyboardInterrupt:
         store.set_status(run_id, "interrupted")
-        done = plan.battles - len(missing(store, run_id))
-        raise RunInterrupted(run_id, done, plan.battles) from None
+        raise RunInterrupted(run_id, store.run(run_id).done, plan.battles) from None
     except BaseException:
         store.set_status(run_id, "interrupted")  # e.g. a lost cluster: resumable all the same
         raise
