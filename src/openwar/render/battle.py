@@ -54,7 +54,7 @@ def draw_battle(state: GameState, path: Path, title: str) -> Path:
     ax.set_title(title, fontsize=10)
     ax.set_xlabel(board.get("unit", "cm"))
     fig.tight_layout()
-    return save_figure(fig, path)
+    return save_figure(fig, path, f"--{path.suffix.lower().lstrip('.')}")  # --png or --svg
 
 
 def _draw_units(ax: Axes, state: GameState) -> None:

@@ -106,7 +106,8 @@ def _save(path: Path, field: Battlefield, width: float, draw: Callable[[Axes], N
         fig, ax = plt.subplots(figsize=(width, height), dpi=100)
         draw(ax)
         fig.tight_layout()
-        return save_figure(fig, path)  # in the context: the SVG's fonts are drawn as paths
+        option = f"--{path.suffix.lower().lstrip('.')}"  # --png or --svg
+        return save_figure(fig, path, option)  # in the context: the SVG's fonts are paths
 
 
 def draw_battleplan(plan: Battleplan, path: Path) -> Path:
