@@ -25,7 +25,7 @@ from openwar.engine.game import BATTLE_MODULES, rules_for
 from openwar.engine.players import Player, RandomPlayer
 from openwar.engine.runner import BattleRecord, play, replay_actions
 from openwar.engine.state import GameState
-from openwar.errors import OpenWarError
+from openwar.errors import OpenWarError, plain_words
 from openwar.outputs import write_text
 from openwar.rulesets.sources import YamlReadError, read_text_file
 from openwar.sim.seeds import MAX_SEED
@@ -70,6 +70,16 @@ def load_setup(
         limit = max(first.points_limit or 0, second.points_limit or 0) or 1000
         board = generated_board(points or limit, seed)
     return BattleSetup(ruleset, (first, second), board, seed)
+
+
+def last_round(setup: BattleSetup) -> int:
+    """The round the battle ends after at the latest: its board's, else its rules' (read as
+    the engine reads it)."""
+    if setup.ruleset == "aos":
+        from openwar.rulesets.aos.rules import battle_rules
+    else:
+        from openwar.rulesets.openwar.rules import battle_rules  # type: ignore[assignment]
+    return int(setup.board.get("rounds", battle_rules().rounds))
 
 
 def start(setup: BattleSetup) -> tuple[GameState, list[Event]]:
@@ -251,7 +261,7 @@ def _replay_army(data: Any, index: int, ruleset: str) -> ArmyList:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = "".join(f".{p}" for p in first["loc"])
-        raise ValueError(f"armies[{index}]{where}: {first['msg']}") from None
+        raise ValueError(f"armies[{index}]{where}: {plain_words(first['msg'])}") from None
     if army.ruleset != ruleset:
         raise ValueError(f"armies[{index}]: an army of ruleset {army.ruleset!r}, not {ruleset!r}")
     report = assess(army)

@@ -15,6 +15,7 @@ from openwar.battles import (
     PLAYERS_HELP,
     BattleSetup,
     fight_battle,
+    last_round,
     load_setup,
     read_players,
     replay,
@@ -91,8 +92,8 @@ def battle_command(
     setup = load_setup((army_a, army_b), board, seed)
     if triumph is not None:
         _triumphs(setup, triumph)
-    rounds = int(setup.board.get("rounds") or 0)
-    if round_shown is not None and rounds and round_shown > rounds:
+    rounds = last_round(setup)
+    if round_shown is not None and round_shown > rounds:
         raise typer.BadParameter(f"the battle lasts at most {rounds} rounds",
                                  param_hint="'--round'")  # fmt: skip
     record = _fought(setup, chosen, keep_rounds=round_shown is not None)
@@ -114,7 +115,7 @@ def _fought(setup: BattleSetup, chosen: tuple[str, str], keep_rounds: bool) -> B
     err = Console(stderr=True)
     if not err.is_terminal:
         return fight_battle(setup, chosen, keep_rounds)
-    rounds = int(setup.board.get("rounds") or 5)
+    rounds = last_round(setup)
     with progress_bar(err, remaining=False) as progress:
         task = progress.add_task("set-up", total=rounds)
 
@@ -357,7 +358,8 @@ def _action_text(action: Action, names: dict[str, str]) -> str:
 
 
 def _shown(value: Any, names: dict[str, str]) -> str:
-    """An event's value for people: a unit id as its name, a float to 2 places, lists spaced."""
+    """An event's value for people: a unit id as its name, a float to 2 places, a point or a
+    tuple in parentheses, a longer list in brackets."""
     if isinstance(value, str):
         return names.get(value, value)
     if isinstance(value, float):

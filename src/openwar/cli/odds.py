@@ -62,6 +62,7 @@ Plot = Annotated[
 ]
 MAX_ROLLS = 1_000_000  # Monte Carlo attacks in one run (about a second for 20 dice)
 MAX_TARGET = 1000  # miniatures in a target unit
+MAX_PER_MODEL = 100  # wounds per model, Tough, mortal wounds per hit
 Simulate = Annotated[
     int,
     typer.Option(
@@ -120,7 +121,10 @@ def aos_odds(
         int | None, typer.Option(parser=options.optional_roll, help="Negate each wound on, e.g. 5+")
     ] = None,
     mortal_on_6_hit: Annotated[
-        int, typer.Option(min=0, max=100, help="Unmodified 6s to hit also inflict N mortal wounds.")
+        int,
+        typer.Option(
+            min=0, max=MAX_PER_MODEL, help="Unmodified 6s to hit also inflict N mortal wounds."
+        ),
     ] = 0,
     mortal_ends_sequence: Annotated[
         bool, typer.Option(help="A 6 to hit inflicts only the mortal wounds (no wound roll).")
@@ -129,7 +133,7 @@ def aos_odds(
         bool, typer.Option(help="Cap hit/wound modifiers at +1/-1 (3rd-edition excerpt).")
     ] = False,
     models_wounds: Annotated[
-        int, typer.Option(min=1, max=100, help="Wounds per target model.")
+        int, typer.Option(min=1, max=MAX_PER_MODEL, help="Wounds per target model.")
     ] = 1,
     models: Annotated[
         int | None, typer.Option(min=1, max=MAX_TARGET, help="Models in the target unit.")
@@ -238,7 +242,7 @@ def opr_odds(
     target_models: Annotated[
         int, typer.Option(min=1, max=MAX_TARGET, help="Models in the target.")
     ] = 10,
-    tough: Annotated[int, typer.Option(min=1, max=100, help="Target's Tough(X).")] = 1,
+    tough: Annotated[int, typer.Option(min=1, max=MAX_PER_MODEL, help="Target's Tough(X).")] = 1,
     armored: Annotated[bool, typer.Option(help="Target is Armored (hits ignored on 4+).")] = False,
     cover: Annotated[
         bool, typer.Option(help="Target in cover (shooting hits ignored 5+).")
@@ -305,7 +309,9 @@ def oldworld_odds(
     damage: Annotated[
         DiceExpr, typer.Option(parser=options.dice, help="Wounds per unsaved wound (1, D3).")
     ] = ONE,
-    wounds: Annotated[int, typer.Option(min=1, max=100, help="Wounds per target model.")] = 1,
+    wounds: Annotated[
+        int, typer.Option(min=1, max=MAX_PER_MODEL, help="Wounds per target model.")
+    ] = 1,
     target_models: Annotated[
         int | None, typer.Option(min=1, max=MAX_TARGET, help="Models in the target.")
     ] = None,
@@ -340,8 +346,7 @@ def _unused_skills(ctx: typer.Context, shooting: bool) -> None:
     """Shooting hits on BS, combat on WS against WS: the other skill, given, would be ignored."""
     unused = ("ws", "target_ws") if shooting else ("bs",)
     for name in unused:
-        source = ctx.get_parameter_source(name)
-        if source is not None and source.name == "COMMANDLINE":
+        if options.given(ctx, name):
             option = "--" + name.replace("_", "-")
             why = "shooting hits on --bs" if shooting else "combat hits on --ws (add --shooting)"
             raise typer.BadParameter(f"has no effect here: {why}", param_hint=f"'{option}'")

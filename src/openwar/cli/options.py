@@ -56,6 +56,13 @@ def dice(text: str | DiceExpr) -> DiceExpr:
         raise typer.BadParameter(str(exc)) from exc
 
 
+def given(ctx: typer.Context, name: str) -> bool:
+    """Whether option ``name`` (its parameter name) was written on the command line, not left
+    at its default (which a value alone cannot tell)."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name == "COMMANDLINE"
+
+
 def _output(path: Path | None, suffixes: tuple[str, ...]) -> Path | None:
     if path is None:
         return None

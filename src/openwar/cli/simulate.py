@@ -14,6 +14,7 @@ from rich.markup import escape
 
 from openwar.battleplans.files import read_battleplan
 from openwar.battles import PLAYERS_HELP, read_players
+from openwar.cli import options
 from openwar.cli.options import picture_file
 from openwar.errors import OpenWarError
 from openwar.progress import progress_bar
@@ -35,6 +36,7 @@ ArmyArgument = Annotated[Path | None, typer.Argument(help="Army file of side A (
 
 
 def simulate_command(
+    ctx: typer.Context,
     army_a: ArmyArgument = None,
     army_b: Annotated[Path | None, typer.Argument(help="Army file of side B (YAML).")] = None,
     battles: Annotated[
@@ -86,10 +88,9 @@ def simulate_command(
         if resume is None:
             plan = _plan(army_a, army_b, battles, players, battleplan, seed)
         else:
-            changed = {"--players": players != "simple,simple", "--seed": seed != 1,
-                       "--battleplan": battleplan is not None}  # fmt: skip
-            given = [name for name, differs in changed.items() if differs]
-            plan = _resumable(runs, resume, army_a, battles, given)
+            stored_options = ("players", "seed", "battleplan")
+            written = [f"--{name}" for name in stored_options if options.given(ctx, name)]
+            plan = _resumable(runs, resume, army_a, battles, written)
         local = min(workers or os.cpu_count() or 1, plan.battles)  # no idle processes
         executor = make_executor(local, scheduler)
         try:

@@ -56,7 +56,7 @@ def sweep_command(
     ] = "simple,simple",
     battleplan: Annotated[Path | None, typer.Option(help="One battleplan JSON for all.")] = None,
     seed: Annotated[
-        int, typer.Option(min=0, max=MAX_SEED, help="Root seed (the same battles per size).")
+        int, typer.Option(min=0, max=MAX_SEED, help="Root seed (the same battles per value).")
     ] = 1,
     workers: Annotated[int | None, typer.Option(min=1, help="Local processes.")] = None,
     scheduler: Annotated[str | None, typer.Option(help="tcp://host:port or local-dask.")] = None,
