@@ -23,6 +23,11 @@ from openwar.errors import OpenWarError
 PICTURES = (".png", ".svg")
 
 
+def picture_option(path: Path) -> str:
+    """The option a picture's path was given with, by its ending (``--png`` or ``--svg``)."""
+    return f"--{path.suffix.lower().lstrip('.')}"
+
+
 def _where(path: Path, option: str) -> str:
     return f"{option} {path}" if option else str(path)
 

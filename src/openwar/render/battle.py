@@ -13,14 +13,15 @@ from matplotlib.axes import Axes
 from matplotlib.patches import Circle, Polygon
 
 from openwar.engine.state import GameState
-from openwar.outputs import PICTURES, check_output, save_figure
+from openwar.outputs import PICTURES, check_output, picture_option, save_figure
 
 SIDE_COLOURS = ("#3b6fb6", "#c0392b")
 
 
 def draw_battle(state: GameState, path: Path, title: str) -> Path:
     """Write the table as it stands (PNG or SVG; the same state gives the same bytes)."""
-    check_output(path, suffixes=PICTURES)
+    option = picture_option(path)
+    check_output(path, option, PICTURES)
     board = state.board
     width, depth = float(board["width"]), float(board["depth"])
     fig, ax = plt.subplots(figsize=(8, 8 * depth / width + 0.6), dpi=100)
@@ -54,7 +55,7 @@ def draw_battle(state: GameState, path: Path, title: str) -> Path:
     ax.set_title(title, fontsize=10)
     ax.set_xlabel(board.get("unit", "cm"))
     fig.tight_layout()
-    return save_figure(fig, path, f"--{path.suffix.lower().lstrip('.')}")  # --png or --svg
+    return save_figure(fig, path, option)
 
 
 def _draw_units(ax: Axes, state: GameState) -> None:

@@ -17,7 +17,7 @@ from shapely.geometry.base import BaseGeometry
 
 from openwar.battleplans.generator import Battleplan
 from openwar.geometry import Battlefield, LengthUnit, Territory
-from openwar.outputs import PICTURES, check_output, save_figure
+from openwar.outputs import PICTURES, check_output, picture_option, save_figure
 
 SIDE_COLOURS = {"A": "#3b6fb6", "B": "#c0392b"}
 GRID_STEP = {LengthUnit.INCH: 6.0, LengthUnit.CM: 10.0}  # a ruler line every 6" or 10 cm
@@ -99,14 +99,14 @@ def _frame(ax: Axes, plan: Battleplan) -> None:
 
 
 def _save(path: Path, field: Battlefield, width: float, draw: Callable[[Axes], None]) -> Path:
-    check_output(path, suffixes=PICTURES)
+    option = picture_option(path)
+    check_output(path, option, PICTURES)
     height = width * field.depth / field.width + 1.3
     with plt.rc_context():
         plt.rcParams["svg.fonttype"] = "path"
         fig, ax = plt.subplots(figsize=(width, height), dpi=100)
         draw(ax)
         fig.tight_layout()
-        option = f"--{path.suffix.lower().lstrip('.')}"  # --png or --svg
         return save_figure(fig, path, option)  # in the context: the SVG's fonts are paths
 
 

@@ -21,6 +21,14 @@ class RuleData(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class ProfileBounds(RuleData):
+    """What a unit's own numbers (an army file's ``profile``) may be: the lowest and highest
+    whole number of each characteristic (the cost among them) and of each weapon field."""
+
+    characteristics: dict[str, tuple[int, int]]
+    weapons: dict[str, tuple[int, int]]
+
+
 class DataFileError(OpenWarError):
     """A ruleset data file is missing, is not YAML or does not match its schema."""
 

@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import Field
 
 from openwar.dice.notation import DiceNotationError, parse_dice
-from openwar.rulesets.data import RuleData
+from openwar.rulesets.data import ProfileBounds, RuleData
 from openwar.rulesets.hooks import TableData
 from openwar.rulesets.options import Named, UnitOption, option_text
 from openwar.rulesets.problems import DataProblem, problem_at
@@ -88,6 +88,7 @@ class AosArmyRules(RuleData):
     general_must_be_hero: bool
     default_points_limit: int | None = Field(default=None, ge=0)
     starter: list[str]
+    profile: ProfileBounds  # U17
 
 
 class AosCatalog(RuleData):

@@ -31,15 +31,6 @@ RULE_TITLES = {
     "U17": "a unit's own numbers",
 }
 
-# U17: what a unit's ``profile`` may change, and the whole numbers each may take
-CHARACTERISTIC_BOUNDS = {
-    "move": (0, 30), "wounds": (1, 50), "bravery": (1, 20), "save": (2, 6), "points": (0, 5000),
-}  # fmt: skip
-WEAPON_BOUNDS = {
-    "range": (1, 60), "attacks": (1, 50), "to_hit": (2, 6), "to_wound": (2, 6), "rend": (-6, 0),
-    "damage": (1, 20),
-}  # fmt: skip
-
 
 class AosHooks(RulesetHooks[AosCatalog]):
     """Points and army rules of Age of Sigmar."""
@@ -71,10 +62,11 @@ class AosHooks(RulesetHooks[AosCatalog]):
         scroll = self.catalog.unit(name) if name else None
         if scroll is None:
             return None
-        keys = ProfileKeys.of(CHARACTERISTIC_BOUNDS)
+        bounds = self.catalog.army.profile
+        keys = ProfileKeys.of(bounds.characteristics)
         for weapon in [*scroll.missile_weapons, *scroll.melee_weapons]:
-            reach = (weapon.min_range + 1, WEAPON_BOUNDS["range"][1])  # beyond its minimum
-            keys.add_weapon(weapon.name, {**WEAPON_BOUNDS, "range": reach})
+            reach = (weapon.min_range + 1, bounds.weapons["range"][1])  # beyond its minimum
+            keys.add_weapon(weapon.name, {**bounds.weapons, "range": reach})
         table = "it changes with the warscroll's damage table"
         for row in scroll.damage_table:
             for key in ("move", "bravery", "save"):

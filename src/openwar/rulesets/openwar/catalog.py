@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from openwar.rulesets.data import RuleData
+from openwar.rulesets.data import ProfileBounds, RuleData
 from openwar.rulesets.hooks import TableData
 from openwar.rulesets.openwar.points import Tiers
 from openwar.rulesets.problems import DataProblem, problem_at
@@ -93,6 +93,7 @@ class ArmyRules(RuleData):
     command_units: int = Field(ge=0)
     default_points_limit: int | None = Field(default=None, ge=0)
     starter: list[str]
+    profile: ProfileBounds  # U20
 
 
 class OpenWarCatalog(RuleData):

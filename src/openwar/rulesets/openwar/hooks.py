@@ -39,13 +39,6 @@ RULE_TITLES = {
     "U20": "a unit's own numbers",
 }
 
-# U20: what a unit's ``profile`` may change, and the whole numbers each may take
-CHARACTERISTIC_BOUNDS = {
-    "move": (0, 60), "melee": (-3, 10), "ranged": (-3, 10), "armor": (1, 12),
-    "morale": (0, 24), "presence": (-3, 12), "points_per_miniature": (0, 1000),
-}  # fmt: skip
-WEAPON_BOUNDS = {"attacks": (1, 10), "difficulty": (1, 12), "pierce": (0, 10), "range": (1, 100)}
-
 
 class OpenWarHooks(RulesetHooks[OpenWarCatalog]):
     """Points and army rules of OpenWar."""
@@ -82,15 +75,16 @@ class OpenWarHooks(RulesetHooks[OpenWarCatalog]):
         kind = self.catalog.unit_type(name) if name else None
         if kind is None:
             return None
-        keys = ProfileKeys.of(CHARACTERISTIC_BOUNDS)
+        bounds = self.catalog.army.profile
+        keys = ProfileKeys.of(bounds.characteristics)
         for weapon in carried_weapons(self.catalog, kind, unit):
             if weapon.range is None:
                 keys.add_weapon(
-                    weapon.name, {k: v for k, v in WEAPON_BOUNDS.items() if k != "range"}
+                    weapon.name, {k: v for k, v in bounds.weapons.items() if k != "range"}
                 )
                 keys.fixed[f"{weapon.name}.range"] = "a melee weapon has no range"
             else:
-                keys.add_weapon(weapon.name, WEAPON_BOUNDS)
+                keys.add_weapon(weapon.name, bounds.weapons)
         return keys
 
     def _price_option(
