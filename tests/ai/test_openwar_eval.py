@@ -23,7 +23,6 @@ from openwar.ai.openwar_eval import (
     forecast,
     gathering,
     gathering_gain,
-    gathering_reach,
     hold_chance,
     holders,
     live_points,
@@ -210,28 +209,6 @@ def test_no_gathering_where_our_free_units_cannot_outnumber_the_holders() -> Non
     block(state, "a1", 40.0, 55.0)  # in combat with b1: a1 can go nowhere else
     assert orders.in_combat(state, "a1")
     assert control_margins(state, 0) == [0.0] and gathering(state, 0) is None
-
-
-def test_a_gathering_counts_the_ground_a_run_then_an_advance_covers_not_two_runs() -> None:
-    """a1 (Move 10, so a Run of 20) stands 41.75 cm from an objective nobody holds, 8 cm of
-    control beyond it: two Runs (40 cm) would nearly reach it, but a Run's Exhaustion (OW-B8)
-    leaves an Advance for the second order, 30 cm, so it is no gathering. 33.75 cm away it is,
-    unless a1 is Exhausted (two Advances: 20 cm)."""
-    state = charge_position()
-    block(state, "b1", 80.0, 10.0)  # out of the way
-    unit = state.unit("a1")
-    assert gathering_reach(state, unit, 2) == 30.0 and gathering_reach(state, unit, 1) == 20.0
-    state.board.update(victory=victory.FIELD, objectives=[[40.0, 88.0]])
-    assert control_margins(state, 0) == [0.0] and gathering(state, 0) is None
-    state = charge_position()
-    block(state, "b1", 80.0, 10.0)
-    state.board.update(victory=victory.FIELD, objectives=[[40.0, 80.0]])
-    assert gathering(state, 0) is not None
-    state.unit("a1").tokens["exhaustion"] = 1
-    assert gathering_reach(state, state.unit("a1"), 2) == 20.0
-    assert gathering(state, 0) is None
-    state.unit("a1").tokens["haste"] = 1  # With all Haste!: 6 cm more for the next order only
-    assert gathering_reach(state, state.unit("a1"), 2) == 26.0
 
 
 def test_the_enemys_reply_counts_against_a_fight_at_the_retaliation_share() -> None:

@@ -703,11 +703,10 @@ class Gathering:
 def gathering(state: GameState, side: int, w: Weights = WEIGHTS) -> Gathering | None:
     """The objective ``side`` should gather on: of the objectives worth holding that it does
     not hold, the most valuable one (then the one lacking fewest miniatures) that its units
-    out of combat could outnumber the enemy on by going there within ``w.gather_rounds``
-    rounds (:func:`gathering_reach`); None when there is none. No single unit can take an
-    objective that a mass holds, and a hold chance that one unit hardly moves gives no unit a
-    reason to go: the gathering gives each unit its share of the whole (remembered while the
-    state is only read)."""
+    out of combat could outnumber the enemy on by running there within ``w.gather_rounds``
+    rounds; None when there is none. No single unit can take an objective that a mass holds,
+    and a hold chance that one unit hardly moves gives no unit a reason to go: the gathering
+    gives each unit its share of the whole (remembered while the state is only read)."""
     return state.remembered(("openwar.gathering", side, w), lambda: _gathering(state, side, w))
 
 
@@ -727,7 +726,7 @@ def _gathering(state: GameState, side: int, w: Weights) -> Gathering | None:
     if not free or not sum(len(m) for m in minis):
         return None
     ours = np.concatenate(minis)
-    runs = np.repeat([gathering_reach(state, u, rounds) for u in free], [len(m) for m in minis])
+    runs = np.repeat([reach(state, u)[0] * rounds for u in free], [len(m) for m in minis])
     goals = np.asarray([points[k][1] for k in wanted])
     offsets = state.pos[ours][None, :, :] - goals[:, None, :]
     gaps_ = np.hypot(offsets[..., 0], offsets[..., 1]) - state.radius[ours]
@@ -740,20 +739,6 @@ def _gathering(state: GameState, side: int, w: Weights) -> Gathering | None:
         ):
             best = found
     return best
-
-
-def gathering_reach(state: GameState, unit: UnitState, rounds: int) -> float:
-    """How far ``unit`` can go in its next ``rounds`` orders, as the rules allow: one Run, then
-    Advances (OW-B8: a Run's Exhaustion forbids another Run until a Hold or Regroup, which do
-    not move it towards anything, so a Run and an Advance go further in two orders than any
-    other pair); an Exhausted unit Advances only (or Holds, then Runs: as far). A With all
-    Haste! token (OW-B11) speeds the next order only. Until 2026-11-27 this was a Run every
-    round, twice as far as an Exhausted unit goes in two orders and a Move further than a
-    fresh one."""
-    later = float(unit.profile["move"]) * (rounds - 1)
-    if unit.tokens.get("exhaustion"):
-        return orders.move_allowance(state, unit.id) + later
-    return orders.run_allowance(state, unit.id) + later
 
 
 def gathering_gain(
