@@ -219,6 +219,11 @@ def test_aos_b10_a_side_with_a_previous_major_victory_rolls_a_triumph() -> None:
     assert board_from_plan({**plan, "triumphs": ["B"]})["triumphs"] == [False, True]
     with pytest.raises(OpenWarError, match="not a side"):
         triumph_sides("C")
+    with pytest.raises(OpenWarError, match="A is named twice"):
+        triumph_sides("A,a")  # a typo for A,B is not taken as A
+    for empty in ("", "A,", " "):
+        with pytest.raises(OpenWarError, match="an empty side name"):
+            triumph_sides(empty)
     state = battle([unit("a", 1)], [unit("b", 1)], open_war(triumphs=[False, True]))
     events = phases.start_round(state, ScriptedDice([3, 5, 2]))
     assert first(events, "triumph_roll").data == {"side": 1, "roll": 3, "triumph": "Bloodthirsty"}

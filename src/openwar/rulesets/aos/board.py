@@ -99,9 +99,14 @@ def first_blood_board(width: float = 72.0, depth: float = 48.0) -> dict[str, Any
 def triumph_sides(sides: list[str] | str) -> list[bool]:
     """AOS-B10: which sides won a major victory in their previous battle ("A", "B", "A,B")."""
     names = [s.strip().upper() for s in (sides.split(",") if isinstance(sides, str) else sides)]
-    unknown = [n for n in names if n and n not in SIDES]
+    if not all(names):
+        raise OpenWarError("triumphs: an empty side name (give A, B or A,B)")
+    unknown = [n for n in names if n not in SIDES]
     if unknown:
         raise OpenWarError(f"triumphs: {', '.join(unknown)} is not a side (A or B)")
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise OpenWarError(f"triumphs: {', '.join(twice)} is named twice (give A, B or A,B)")
     return [side in names for side in SIDES]
 
 
