@@ -96,7 +96,7 @@ def battle_command(
     if round_shown is not None and round_shown > rounds:
         raise typer.BadParameter(f"the battle lasts at most {rounds} rounds",
                                  param_hint="'--round'")  # fmt: skip
-    record = _fought(setup, chosen, keep_rounds=round_shown is not None)
+    record = _fought(setup, chosen, rounds, keep_rounds=round_shown is not None)
     saved = None
     try:
         if replay_file is not None:  # first: the battle is kept whatever its picture's fate
@@ -109,13 +109,14 @@ def battle_command(
     report(setup, record, chosen, as_json=as_json, log=log, picture=picture, replay=saved)
 
 
-def _fought(setup: BattleSetup, chosen: tuple[str, str], keep_rounds: bool) -> BattleRecord:
+def _fought(
+    setup: BattleSetup, chosen: tuple[str, str], rounds: int, keep_rounds: bool
+) -> BattleRecord:
     """Play the battle; on a terminal, a bar of the rounds shows it going (a battle of search
     players takes a minute or more; a log or a pipe gets nothing more than the report)."""
     err = Console(stderr=True)
     if not err.is_terminal:
         return fight_battle(setup, chosen, keep_rounds)
-    rounds = last_round(setup)
     with progress_bar(err, remaining=False) as progress:
         task = progress.add_task("set-up", total=rounds)
 
