@@ -211,6 +211,29 @@ def test_no_gathering_where_our_free_units_cannot_outnumber_the_holders() -> Non
     assert control_margins(state, 0) == [0.0] and gathering(state, 0) is None
 
 
+def test_late_a_side_not_winning_gathers_where_it_can_make_good_half_the_deficit() -> None:
+    """Four of a1's miniatures are left: they cannot outnumber b1's five, so early there is
+    no gathering; in the last ``w.gather_rounds`` of a battle the side is not winning,
+    making good ``w.desperate_need`` of the deficit is enough (the holders may still leave
+    or fall), and not when it would win if the battle ended now."""
+    state = charge_position()
+    state.board.update(victory=victory.FIELD, objectives=[[45.0, 62.0], [85.0, 85.0]])
+    state.alive[state.members("a1")[4:]] = False
+    assert control_margins(state, 0) == [-5.0, 0.0]  # a deficit of 6, 4 could come
+    assert WEIGHTS.desperate_need * 6.0 <= 4.0 < 6.0
+    assert gathering(state, 0) is None
+    state.round = rounds_to_score(state) - WEIGHTS.gather_rounds  # one round too early
+    assert rounds_to_score(state) > WEIGHTS.gather_rounds and gathering(state, 0) is None
+    state.round += 1  # a draw if it ended now
+    assert standing(state, 0) == 0
+    goal = gathering(state, 0)
+    assert goal is not None and (goal.index, goal.deficit) == (0, 6.0)
+    assert gathering(state, 0, Weights(desperate_need=1.0)) is None
+    state.board["objectives"] = [[45.0, 62.0], [44.0, 42.0], [44.0, 40.0]]
+    assert control_margins(state, 0) == [-5.0, 4.0, 4.0]  # two of three: it would win now
+    assert standing(state, 0) == 1 and gathering(state, 0) is None
+
+
 def test_the_enemys_reply_counts_against_a_fight_at_the_retaliation_share() -> None:
     """A fight is our attack less ``w.retaliation`` of the enemy's expected reply (scaled by
     how much of the enemy survives): the value falls linearly as the share grows."""

@@ -62,7 +62,9 @@ class Weights:
     gather: float = 0.5  # share of the gathering objective's worth, spread over its deficit
     gather_rounds: int = 2  # rounds of Runs within which units count towards a gathering
     desperate: float = 0.3  # the share of the enemy's replies weighed when not winning late
-    desperate_rounds: int = 2  # "late": this many ends of rounds to come, or fewer
+    desperate_rounds: int = 4  # "late": this many ends of rounds to come, or fewer
+    desperate_need: float = 0.5  # the gathering's last rounds, not winning: the share of a
+    # deficit worth gathering for
 
     @cached_property
     def _hash(self) -> int:
@@ -704,9 +706,12 @@ def gathering(state: GameState, side: int, w: Weights = WEIGHTS) -> Gathering | 
     """The objective ``side`` should gather on: of the objectives worth holding that it does
     not hold, the most valuable one (then the one lacking fewest miniatures) that its units
     out of combat could outnumber the enemy on by running there within ``w.gather_rounds``
-    rounds; None when there is none. No single unit can take an objective that a mass holds,
-    and a hold chance that one unit hardly moves gives no unit a reason to go: the gathering
-    gives each unit its share of the whole (remembered while the state is only read)."""
+    rounds (when the battle ends within those rounds and the side is not winning, it is
+    enough that they make good ``w.desperate_need`` of the deficit: the enemy's miniatures
+    there may still leave or fall); None when there is none. No single unit can take an
+    objective that a mass holds, and a hold chance that one unit hardly moves gives no unit
+    a reason to go: the gathering gives each unit its share of the whole (remembered while
+    the state is only read)."""
     return state.remembered(("openwar.gathering", side, w), lambda: _gathering(state, side, w))
 
 
@@ -731,11 +736,15 @@ def _gathering(state: GameState, side: int, w: Weights) -> Gathering | None:
     offsets = state.pos[ours][None, :, :] - goals[:, None, :]
     gaps_ = np.hypot(offsets[..., 0], offsets[..., 1]) - state.radius[ours]
     coming = np.count_nonzero((gaps_ > control) & (gaps_ <= control + runs), axis=1).tolist()
+    last = rounds_to_score(state) <= w.gather_rounds and standing(state, side) < 1
+    need = w.desperate_need if last else 1.0
     best: Gathering | None = None
     for k, count in zip(wanted, coming, strict=True):
         found = Gathering(k, worths[k], margins[k])
-        if count >= found.deficit and (
-            best is None or (found.worth, found.margin) > (best.worth, best.margin)
+        if (
+            count > 0
+            and count >= found.deficit * need
+            and (best is None or (found.worth, found.margin) > (best.worth, best.margin))
         ):
             best = found
     return best
