@@ -61,11 +61,15 @@ def test_processes_started_while_deaf_to_ctrl_c_keep_ignoring_it() -> None:
 
     from openwar.sim.executors import _deaf_to_ctrl_c
 
-    before = signal.getsignal(signal.SIGINT)
-    probe = "import signal; print(signal.getsignal(signal.SIGINT) == signal.SIG_IGN)"
-    with _deaf_to_ctrl_c():
-        assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
-        deaf = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
-    assert signal.getsignal(signal.SIGINT) == before
-    heard = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    # the premise: this process hears Ctrl-C (a shell's background job starts deaf to it)
+    outer = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        probe = "import signal; print(signal.getsignal(signal.SIGINT) == signal.SIG_IGN)"
+        with _deaf_to_ctrl_c():
+            assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+            deaf = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+        assert signal.getsignal(signal.SIGINT) == signal.default_int_handler
+        heard = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    finally:
+        signal.signal(signal.SIGINT, outer)
     assert (deaf.stdout.strip(), heard.stdout.strip()) == ("True", "False")
