@@ -63,8 +63,7 @@ class Weights:
     gather_rounds: int = 2  # rounds of Runs within which units count towards a gathering
     desperate: float = 0.3  # the share of the enemy's replies weighed when not winning late
     desperate_rounds: int = 4  # "late": this many ends of rounds to come, or fewer
-    desperate_need: float = 0.5  # the gathering's last rounds, not winning: the share of a
-    # deficit worth gathering for
+    desperate_need: float = 0.5  # the gathering's last rounds, behind: the deficit's share
 
     @cached_property
     def _hash(self) -> int:
@@ -458,12 +457,18 @@ def standing(state: GameState, side: int) -> int:
     return int(state.remembered(("openwar.standing", side), judged))
 
 
+def behind_late(state: GameState, side: int, rounds: int) -> bool:
+    """Whether the battle ends within ``rounds`` ends of rounds and ``side`` would not win if
+    it ended now."""
+    return rounds_to_score(state) <= rounds and standing(state, side) < 1
+
+
 def caution(state: GameState, side: int, w: Weights = WEIGHTS) -> float:
     """How much of the enemy's replies ``side`` weighs: all of them, except late in a battle
     it is not winning, where only a bold order can still change the result."""
-    if w.desperate == 1.0 or rounds_to_score(state) > w.desperate_rounds:
+    if w.desperate == 1.0 or not behind_late(state, side, w.desperate_rounds):
         return 1.0
-    return w.desperate if standing(state, side) < 1 else 1.0
+    return w.desperate
 
 
 def stake(state: GameState, w: Weights = WEIGHTS) -> float:
@@ -736,8 +741,7 @@ def _gathering(state: GameState, side: int, w: Weights) -> Gathering | None:
     offsets = state.pos[ours][None, :, :] - goals[:, None, :]
     gaps_ = np.hypot(offsets[..., 0], offsets[..., 1]) - state.radius[ours]
     coming = np.count_nonzero((gaps_ > control) & (gaps_ <= control + runs), axis=1).tolist()
-    last = rounds_to_score(state) <= w.gather_rounds and standing(state, side) < 1
-    need = w.desperate_need if last else 1.0
+    need = w.desperate_need if behind_late(state, side, w.gather_rounds) else 1.0
     best: Gathering | None = None
     for k, count in zip(wanted, coming, strict=True):
         found = Gathering(k, worths[k], margins[k])
