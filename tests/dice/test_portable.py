@@ -58,6 +58,11 @@ ODDS = [
      "5", "--poison", "--json"],
     ["odds", "oldworld", "--models", "10", "--ws", "4", "--target-ws", "3", "--strength", "4",
      "--toughness", "3", "--armour", "5+", "--json"],
+    ["odds", "opr", "--models", "10", "--attacks", "2", "--quality", "4", "--target-quality",
+     "5", "--deadly", "--tough", "3", "--target-models", "5", "--json"],  # packets (Deadly)
+    ["odds", "aos", "--attacks", "8", "--hit", "3+", "--wound", "3+", "--damage", "D6",
+     "--save", "6+", "--models-wounds", "4", "--allocation", "per-attack", "--mortal-on-6-hit",
+     "1", "--json"],  # packets and loose mortal wounds in one attack
 ]  # fmt: skip
 
 

@@ -37,42 +37,67 @@ def slain_packets(
     that must go on a single model and ``l`` loose wounds. Packets are allocated attack by
     attack to the wounded model first (any excess is lost); loose wounds are pooled after.
 
+    The chain runs on (wounds already on the wounded model, all wounds that will count): a
+    packet's fate depends only on the first (the room left on that model), and the models
+    slain only on the second, so loose wounds can be added as they come even though they are
+    allocated last. That is ``wounds_per_model`` rows, not one row per wound the packets could
+    have allocated, and every step is a shift of whole rows.
+
     >>> one = np.zeros((4, 1)); one[3, 0] = 1.0  # every attack: a packet of 3
     >>> slain_packets(np.array([0.0, 0.0, 1.0]), one, 2, None).tolist()  # 2 attacks, 2 wounds each
     [0.0, 0.0, 1.0]
     """
     w = wounds_per_model
     n_max = len(count) - 1
-    packet_max, loose_max = per_attack.shape[0] - 1, per_attack.shape[1] - 1
-    limited = models is not None
-    if models is None:
-        models = n_max * max(packet_max, loose_max, 1) + 1
-    cap = models * w
-    loose_cap = n_max * loose_max
-    effective = np.arange(cap + 1)
-    room = np.where(effective < cap, w - effective % w, 0)
-    outcomes = [
-        (np.minimum(effective + np.minimum(d, room), cap), loose, float(per_attack[d, loose]))
+    steps = [
+        (int(d), int(loose), float(per_attack[d, loose]))
         for d, loose in zip(*np.nonzero(per_attack), strict=True)
     ]
-    state = np.zeros((cap + 1, loose_cap + 1))
+    most = max((min(d, w) + loose for d, loose, _ in steps), default=0)
+    reach = n_max * most  # the most wounds that can count
+    cap = reach if models is None else min(models * w, reach)
+    state = np.zeros((w, cap + 1))
     state[0, 0] = 1.0
     total = count[0] * state
     for k in range(1, n_max + 1):
-        state = _allocate_one_attack(state, outcomes)
-        total += count[k] * state
-    final = np.minimum(effective[:, None] + np.arange(loose_cap + 1)[None, :], cap) // w
-    slain = np.bincount(final.ravel(), weights=total.ravel(), minlength=models + 1)
-    return slain.astype(np.float64) if limited else trim(slain.astype(np.float64))
+        state = _allocate_one_attack(state, steps, min((k - 1) * most, cap) + 1)
+        if count[k]:
+            total += count[k] * state
+    counted = total[0].copy()  # the wounds that count, capped at what the target has
+    for row in total[1:]:  # row by row, element-wise: the same floats on any machine
+        counted += row
+    slain = np.bincount(np.arange(cap + 1) // w, weights=counted).astype(np.float64)
+    return trim(slain) if models is None else np.pad(slain, (0, models + 1 - len(slain)))
 
 
 def _allocate_one_attack(
-    state: FloatArray, outcomes: list[tuple[np.ndarray, int, float]]
+    state: FloatArray, steps: list[tuple[int, int, float]], filled: int
 ) -> FloatArray:
+    """One more attack: ``state[r, s]`` is P(r wounds on the wounded model, s wounds that
+    count), zero beyond column ``filled``; each step is (packet, loose wounds, probability).
+    A packet fills the wounded model up to its room (``w - r``) and the excess is lost; the
+    wounds that count stop at the last column (the target's every wound)."""
+    w, width = state.shape
     out = np.zeros_like(state)
-    width = state.shape[1]
-    for target, loose, p in outcomes:
-        if loose >= width:
+    most = max(min(d, w) + loose for d, loose, _ in steps)
+    now, then = state[:, :filled], out[:, : min(filled + most, width)]
+    for d, loose, p in steps:
+        if d == 0:
+            _shift_add(then, slice(None), now, slice(None), loose, p)
             continue
-        np.add.at(out[:, loose:], target, p * state[:, : width - loose])
+        fits = max(w - d, 0)  # rows whose room takes the whole packet
+        _shift_add(then, slice(d, w), now, slice(0, fits), d + loose, p)
+        for r in range(fits, w):  # the packet slays the wounded model; the excess is lost
+            _shift_add(then, slice(0, 1), now, slice(r, r + 1), w - r + loose, p)
     return out
+
+
+def _shift_add(
+    out: FloatArray, rows: slice, state: FloatArray, source: slice, by: int, p: float
+) -> None:
+    """``out[rows, s + by] += p * state[source, s]``; what would pass ``out``'s last column
+    (the target's every wound) is kept there."""
+    fit = max(min(state.shape[1], out.shape[1] - by), 0)
+    out[rows, by : by + fit] += p * state[source, :fit]
+    for column in range(fit, state.shape[1]):  # one by one: no SIMD-ordered reduction
+        out[rows, -1] += p * state[source, column]

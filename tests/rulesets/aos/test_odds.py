@@ -437,6 +437,17 @@ def test_aos_allocating_wounds_pooled_vs_per_attack_hand_checked() -> None:
     )
 
 
+def test_aos_per_attack_one_wound_models_are_slain_one_per_damage_mortal_wounds_included() -> None:
+    # one-wound models and no unit size: nothing is lost, so models slain = damage, even when
+    # a 6 brings its Damage and a mortal wound at once (before 2026-11-27 the unlimited target
+    # was sized by the larger of the two, so 2 attacks could slay 3 at most, never 4)
+    base = aos(attacks="2", hit=2, wound=2, save=7, damage="1", models_wounds=1,
+               mortal_on_6_hit=1, allocation=Allocation.PER_ATTACK)  # fmt: skip
+    odds = attack_odds(base)
+    assert_same_pmf(odds.slain, odds.distribution)
+    assert len(odds.slain) == 5
+
+
 def test_aos_slain_models_capped_by_unit_size() -> None:
     profile = aos(attacks="10", hit=2, wound=2, save=7, damage="3", models_wounds=2, models=3)
     slain = attack_odds(profile).slain
