@@ -170,6 +170,16 @@ def test_odds_bad_input_is_one_line_and_exit_code_2(
         (("oldworld", "--target-ws", "5", "--shooting"), "'--target-ws': has no effect"),
         (("oldworld", "--bs", "4"), "'--bs': has no effect here: combat hits on --ws"),
         (("oldworld", "--damage", "3000"), "up to 3,000 damage from one wound"),
+        # each part allowed, the whole too long (once a traceback after 10 GB of memory)
+        (("aos", "--attacks", "1000", "--damage", "100"), "up to 100,000 damage in one attack"),
+        (
+            ("aos", "--attacks", "1000", "--damage", "D6", "--mortal-on-6-hit", "100"),
+            "'--attacks' x ('--damage' + '--mortal-on-6-hit'): up to 106,000 damage",
+        ),
+        (
+            ("oldworld", "--models", "100", "--attacks", "10", "--damage", "100"),
+            "'--models' x '--attacks' x '--damage': up to 100,000 damage in one attack",
+        ),
     ],
 )
 def test_odds_bad_input_names_the_option(

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from openwar.cli.app import main
+from openwar.dice import pmf
 from openwar.dice.pmf import FloatArray, add, at_least, die, mean, power
 
 
@@ -35,6 +36,18 @@ def test_add_sums_in_one_fixed_order_bit_for_bit(sizes: tuple[int, int]) -> None
     a, b = (rng.random(n) for n in sizes)
     a, b = a / a.sum(), b / b.sum()
     a[rng.random(len(a)) < 0.2] = 0.0  # zero terms are skipped, as the reference skips them
+    assert add(a, b).tobytes() == np.asarray(reference_add(a, b)).tobytes()
+
+
+def test_add_in_blocks_of_rows_keeps_the_same_order_bit_for_bit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # long pmfs are added in blocks (bounded memory), each block starting from the last's sum
+    rng = np.random.default_rng(11)
+    a, b = rng.random(70), rng.random(90)
+    a, b = a / a.sum(), b / b.sum()
+    a[rng.random(len(a)) < 0.2] = 0.0
+    monkeypatch.setattr(pmf, "ADD_BLOCK", 500)  # 3 rows of 160 a block: 24 blocks
     assert add(a, b).tobytes() == np.asarray(reference_add(a, b)).tobytes()
 
 

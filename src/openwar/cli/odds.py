@@ -156,6 +156,12 @@ def aos_odds(
 
     options.check_dice(attacks.maximum, "'--attacks'")
     options.check_damage(damage.maximum, "'--damage'")
+    options.check_total(
+        attacks.maximum * (damage.maximum + mortal_on_6_hit),
+        "'--attacks' x ('--damage' + '--mortal-on-6-hit')"
+        if mortal_on_6_hit
+        else "'--attacks' x '--damage'",
+    )
     profile = AosAttack(
         attacks, hit, wound, rend, damage, save, cover, hit_mod, wound_mod, save_mod,
         reroll_hits, reroll_wounds, reroll_saves, ward, mortal_on_6_hit, mortal_ends_sequence,
@@ -333,6 +339,7 @@ def oldworld_odds(
 
     options.check_dice(models * attacks, "'--models' x '--attacks'")
     options.check_damage(damage.maximum, "'--damage'")
+    options.check_total(models * attacks * damage.maximum, "'--models' x '--attacks' x '--damage'")
     _unused_skills(ctx, shooting)
     mode = Mode.SHOOTING if shooting else Mode.COMBAT
     profile = OldWorldAttack(

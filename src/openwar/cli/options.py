@@ -95,6 +95,23 @@ def check_damage(most: int, hint: str) -> None:
         )
 
 
+# Damage one attack can add up to: the exact distribution is a table that long, and adding
+# attacks up takes time with its square (1,000 dice of Damage 100, 100,000, took about a
+# minute; 20,000 about 2 s).
+MAX_TOTAL = 20_000
+
+
+def check_total(most: int, hint: str) -> None:
+    """Refuse an attack that could add up to more than :data:`MAX_TOTAL` damage, naming the
+    options that set it."""
+    if most > MAX_TOTAL:
+        raise typer.BadParameter(
+            f"up to {most:,} damage in one attack; the exact odds are worked out for up to "
+            f"{MAX_TOTAL:,}",
+            param_hint=hint,
+        )
+
+
 def check_dice(count: int, hint: str) -> None:
     """Refuse an attack of more than :data:`MAX_DICE` dice, naming the option(s) that set it."""
     if count > MAX_DICE:

@@ -62,10 +62,33 @@ def add(a: FloatArray, b: FloatArray) -> FloatArray:
     """
     short, long = (a, b) if len(a) <= len(b) else (b, a)
     s, width = len(short), len(a) + len(b)
-    # row i holds short[i] * long shifted right by i (rows of ``width`` read ``width - 1`` wide)
+    if s * width <= ADD_BLOCK:
+        return _skewed_sum(short, long, None)
+    # long pmfs in blocks of rows, each block's sum starting from the last: the same order
+    # (and the same floats) as one block, in bounded memory (one block of 1,000 x 100,000
+    # rows would take 800 MB)
+    out = np.zeros(width - 1)
+    rows = max(ADD_BLOCK // width, 1)
+    for start in range(0, s, rows):
+        part = short[start : start + rows]
+        window = out[start : start + len(part) + len(long) - 1]
+        window[:] = _skewed_sum(part, long, window)
+    return out
+
+
+ADD_BLOCK = 1 << 20  # elements of one block of :func:`add`'s rows (8 MB)
+
+
+def _skewed_sum(short: FloatArray, long: FloatArray, carried: FloatArray | None) -> FloatArray:
+    """``carried`` (if any), then ``short[i] * long`` shifted right by ``i`` for each ``i`` in
+    turn, added up row after row (row ``i`` of a table ``width`` wide, read ``width - 1``
+    wide, is shifted by ``i``)."""
+    s, width = len(short), len(short) + len(long)
     rows = np.zeros((s, width))
     np.multiply(short[:, None], long[None, :], out=rows[:, : len(long)])
     skewed = rows.ravel()[: s * (width - 1)].reshape(s, width - 1)
+    if carried is not None:
+        skewed = np.concatenate([carried[None, :], skewed])
     out: FloatArray = skewed.sum(axis=0)  # row after row: the same order on every machine
     return out
 
