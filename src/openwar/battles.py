@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from openwar import __version__
 from openwar.armies.model import ArmyList
+from openwar.battleplans.files import MOST_TABLE
 from openwar.engine.actions import Action
 from openwar.engine.errors import IllegalActionError
 from openwar.engine.events import Event
@@ -235,6 +236,11 @@ def load_replay(path: Path) -> tuple[BattleSetup, list[Action], str, tuple[str, 
         armies = tuple(_replay_army(a, k, ruleset) for k, a in enumerate(data["armies"]))
         if len(armies) != 2 or not isinstance(data["battleplan"], dict):
             raise ValueError("expected two armies and a battleplan mapping")
+        for edge in ("width", "depth"):
+            size = data["battleplan"].get(edge)
+            if type(size) not in (int, float) or not 0 < size <= MOST_TABLE:
+                raise ValueError(f"battleplan.{edge} {size!r} is not a table size above 0 "
+                                 f"and at most {MOST_TABLE:,}")  # fmt: skip
         setup = BattleSetup(ruleset, (armies[0], armies[1]), data["battleplan"], seed)
         actions = [Action.from_json(a) for a in data["actions"]]
         for number, action in enumerate(actions, 1):

@@ -109,6 +109,10 @@ def _scenery(value: Any) -> Any:
         (_set("game_length", 10**9), "not 1000000000"),
         (_set("game_length", -3), "not -3"),
         (_set("objective_control_range", -1.0), '"objective_control_range" should be above 0'),
+        # a table of a billion took 16 GB; of 1e308, a traceback
+        (_set("battlefield", {"width": 1e9, "depth": 90}),
+         '"battlefield.width" should be at most 1,000 cm, not 1000000000'),
+        (_set("battlefield", {"width": 90, "depth": 1e308}), '"battlefield.depth" should be at'),
         (lambda plan: plan["victory"].update({"name": "Capture the Flag"}),
          "\"victory.name\" is \"Capture the Flag\", not a victory condition of openwar"),
         (_set("ruses", {"A": {"name": "Teleport"}}), '"ruses.A.name" is "Teleport", not a ruse'),

@@ -76,7 +76,11 @@ def _army(key: str, value: object) -> object:
         (lambda d: d.update({"battleplan": [1, 2]}), "a battleplan mapping"),
         (lambda d: d["actions"].__setitem__(3, "deploy"), "'str' object has no attribute"),
         (lambda d: d["actions"][0].update({"point": [1e308, 1e308]}), "action 1: point"),
-        (lambda d: d.update({"battleplan": {}}), "the replay cannot be played (KeyError"),
+        (lambda d: d.update({"battleplan": {}}), "battleplan.width None is not a table size"),
+        # a table of a billion took 14 GB of memory; of 1e308, an internal error's words
+        (lambda d: d["battleplan"].update({"depth": 1e9}),
+         "battleplan.depth 1000000000.0 is not a table size above 0 and at most 1,000"),
+        (lambda d: d["battleplan"].update({"width": "wide"}), "battleplan.width 'wide' is not"),
     ],
 )  # fmt: skip
 def test_a_replay_that_battle_could_not_have_written_is_one_line(

@@ -96,8 +96,14 @@ def check_battleplan(plan: Any, ruleset: str) -> dict[str, Any]:
         )
     battlefield = _field(plan, "battlefield", dict)
     for edge in ("width", "depth"):
-        if _number(battlefield, edge, "battlefield") <= 0:
+        size = _number(battlefield, edge, "battlefield")
+        if size <= 0:
             raise OpenWarError(f'not a battleplan: "battlefield.{edge}" should be above 0')
+        if size > MOST_TABLE:
+            raise OpenWarError(
+                f'not a battleplan: "battlefield.{edge}" should be at most {MOST_TABLE:,} '
+                f"{plan['units']}, not {_shown(size)}"
+            )
     board_map = _field(plan, "map", dict, "")
     _field(board_map, "name", str, "map")
     territories = _field(board_map, "territories", dict, "map")
@@ -154,6 +160,9 @@ def check_battleplan(plan: Any, ruleset: str) -> dict[str, Any]:
 
 
 MOST_ROUNDS = 20
+# a table's width or depth, in the plan's units: ten times the largest table the generator
+# makes; a table of a billion took 16 GB of memory (the reserves' arrival points)
+MOST_TABLE = 1000
 MOST_OBJECTIVES = 50
 
 
