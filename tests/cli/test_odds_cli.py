@@ -153,6 +153,9 @@ def test_odds_bad_input_is_one_line_and_exit_code_2(
         (("aos", "--attacks", "100000"), "100,000 dice in one attack"),
         (("aos", "--attacks", "200D6"), "1,200 dice in one attack"),
         (("openwar", "--models", "300", "--attacks", "10"), "'--models' x '--attacks'"),
+        (("openwar", "--models", "1000"), "--models"),  # over a minute
+        (("openwar", "--presence", "9" * 22), "--presence"),  # once a traceback
+        (("openwar", "--morale", "-101"), "--morale"),
         (("opr", "--models", "1001"), "1,001 dice"),
         (("oldworld", "--models", "500", "--attacks", "3"), "1,500 dice"),
         (("aos", "--damage", "200D100"), "up to 20,000 damage from one wound"),

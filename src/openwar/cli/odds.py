@@ -63,6 +63,10 @@ Plot = Annotated[
 MAX_ROLLS = 1_000_000  # Monte Carlo attacks in one run (about a second for 20 dice)
 MAX_TARGET = 1000  # miniatures in a target unit
 MAX_PER_MODEL = 100  # wounds per model, Tough, mortal wounds per hit
+# OpenWar attackers: the joint table of wounds and miniatures that hit grows fast with them
+# (400 take about 3 s, 700 took 17 s and 1,000 over a minute); an army has about 100
+MAX_MINIATURES = 400
+MAX_NUMBER = 100  # OpenWar characteristics and bonuses, either way (far past any roll)
 Simulate = Annotated[
     int,
     typer.Option(
@@ -172,19 +176,38 @@ def aos_odds(
 
 @odds_app.command("openwar")
 def openwar_odds(
-    models: Annotated[int, typer.Option(min=1, help="Attacking miniatures.")] = 10,
+    models: Annotated[
+        int, typer.Option(min=1, max=MAX_MINIATURES, help="Attacking miniatures.")
+    ] = 10,
     attacks: Annotated[int, typer.Option(min=1, help="Weapon's Attacks (dice each).")] = 1,
-    melee: Annotated[int, typer.Option(help="Attacker's Melee (or Ranged when shooting).")] = 0,
-    accuracy: Annotated[int, typer.Option(help="Accuracy bonus (Hold order: +1).")] = 0,
-    difficulty: Annotated[int, typer.Option(help="Weapon's Difficulty.")] = 5,
-    pierce: Annotated[int, typer.Option(help="Weapon's Pierce.")] = 0,
-    armor: Annotated[int, typer.Option(help="Target's Armor.")] = 4,
+    melee: Annotated[
+        int,
+        typer.Option(
+            min=-MAX_NUMBER, max=MAX_NUMBER, help="Attacker's Melee (or Ranged when shooting)."
+        ),
+    ] = 0,
+    accuracy: Annotated[
+        int, typer.Option(min=-MAX_NUMBER, max=MAX_NUMBER, help="Accuracy bonus (Hold order: +1).")
+    ] = 0,
+    difficulty: Annotated[
+        int, typer.Option(min=-MAX_NUMBER, max=MAX_NUMBER, help="Weapon's Difficulty.")
+    ] = 5,
+    pierce: Annotated[
+        int, typer.Option(min=-MAX_NUMBER, max=MAX_NUMBER, help="Weapon's Pierce.")
+    ] = 0,
+    armor: Annotated[
+        int, typer.Option(min=-MAX_NUMBER, max=MAX_NUMBER, help="Target's Armor.")
+    ] = 4,
     target_size: Annotated[
         int, typer.Option(min=1, max=MAX_TARGET, help="Miniatures in the target unit.")
     ] = 10,
     shock: Annotated[bool, typer.Option(help="Weapon has Shock: +1 Presence per hitter.")] = False,
-    presence: Annotated[int, typer.Option(help="Attacking unit's Presence.")] = 0,
-    morale: Annotated[int, typer.Option(help="Target unit's Morale.")] = 8,
+    presence: Annotated[
+        int, typer.Option(min=-MAX_NUMBER, max=MAX_NUMBER, help="Attacking unit's Presence.")
+    ] = 0,
+    morale: Annotated[
+        int, typer.Option(min=-MAX_NUMBER, max=MAX_NUMBER, help="Target unit's Morale.")
+    ] = 8,
     grudge_match: Annotated[
         bool, typer.Option(help="Grudge Match twist: a failed Presence roll is rolled again.")
     ] = False,
