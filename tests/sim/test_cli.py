@@ -119,6 +119,10 @@ def test_bad_options_give_one_line_and_exit_2(
         ["simulate", "-n", "2"],
         ["runs", "show", "9"],
         ["runs", "export", "9", "--csv", "out.csv"],
+        # past SQLite's integers: once an overflow traceback
+        ["runs", "show", str(2**63)],
+        ["runs", "export", "9" * 23, "--csv", "out.csv"],
+        ["simulate", *ARMIES, "--resume", "9" * 23],
     ],
 )
 def test_bad_inputs_give_one_line_and_exit_2(

@@ -22,7 +22,11 @@ runs_app = typer.Typer(no_args_is_help=True, help="Simulation runs kept in the r
 StoreOption = Annotated[
     Path | None, typer.Option(help="Results store (default: $OPENWAR_STORE or user data).")
 ]
-RunId = Annotated[int, typer.Argument(min=1, help="Run id (see `openwar runs list`).")]
+# run ids are SQLite integers: past 2**63 - 1 the database cannot even be asked
+MAX_RUN_ID = 2**63 - 1
+RunId = Annotated[
+    int, typer.Argument(min=1, max=MAX_RUN_ID, help="Run id (see `openwar runs list`).")
+]
 
 
 def _open(store: Path | None) -> RunStore:

@@ -16,6 +16,7 @@ from openwar.battleplans.files import read_battleplan
 from openwar.battles import PLAYERS_HELP, read_players
 from openwar.cli import options
 from openwar.cli.options import picture_file
+from openwar.cli.runs import MAX_RUN_ID
 from openwar.errors import OpenWarError
 from openwar.progress import progress_bar
 from openwar.sim.executors import Executor, make_executor
@@ -70,7 +71,8 @@ def simulate_command(
         Path | None, typer.Option(help="Results store (default: $OPENWAR_STORE or user data).")
     ] = None,
     resume: Annotated[
-        int | None, typer.Option(min=1, help="Finish the interrupted run with this id.")
+        int | None,
+        typer.Option(min=1, max=MAX_RUN_ID, help="Finish the interrupted run with this id."),
     ] = None,
 ) -> None:
     """Play N seeded battles between two armies and report who wins, how often and at what cost.
