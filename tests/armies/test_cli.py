@@ -120,3 +120,25 @@ def test_new_writes_a_valid_starter_army(ruleset: str, tmp_path: Path, capsys: C
     assert main(["army", "validate", str(path)]) == 0
     assert main(["army", "new", ruleset, str(path)]) == 2
     assert "already exists" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["show", "cost"])
+@pytest.mark.parametrize("as_json", [[], ["--json"]])
+def test_show_and_cost_of_an_army_of_no_known_ruleset_is_one_line(
+    tmp_path: Path, capsys: Capture, command: str, as_json: list[str]
+) -> None:
+    # once a traceback (show) or an empty table and exit 0 (cost)
+    path = write(
+        tmp_path, SAMPLE.read_text(encoding="utf-8").replace("ruleset: openwar", "ruleset: chess")
+    )
+    assert main(["army", command, str(path), *as_json]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{path}: unknown ruleset 'chess'" in err
+
+
+def test_new_refuses_a_name_that_is_not_text(tmp_path: Path, capsys: Capture) -> None:
+    # bytes a terminal could not decode reach Python as surrogates: once a traceback
+    path = tmp_path / "n.yaml"
+    assert main(["army", "new", "oldworld", str(path), "--name", "\udcff\udcfe"]) == 2
+    assert "the name is not valid UTF-8 text" in capsys.readouterr().err
+    assert not path.exists()

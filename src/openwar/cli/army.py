@@ -13,7 +13,7 @@ from rich.table import Table
 
 from openwar.armies.files import ArmyFileError, army_yaml, load_army
 from openwar.armies.validate import ArmyReport, assess
-from openwar.rulesets import RULESETS, check_ruleset, load_ruleset
+from openwar.rulesets import RULESETS, UnknownRulesetError, check_ruleset, load_ruleset
 from openwar.words import counted
 
 army_app = typer.Typer(
@@ -31,6 +31,10 @@ ArmyPath = Annotated[Path, typer.Argument(help="An army-list YAML file.")]
 def _named(name: str) -> str:
     if not name.strip():
         raise typer.BadParameter("an army needs a name")
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:  # bytes the terminal could not decode, kept as surrogates
+        raise typer.BadParameter("the name is not valid UTF-8 text") from None
     return name
 
 
@@ -56,7 +60,7 @@ def new_army(
 @army_app.command("show")
 def show_army(file: ArmyPath, as_json: Json = False) -> None:
     """Show the army's units, their options and points."""
-    report = assess(load_army(file))
+    report = _assessed(file)
     if as_json:
         typer.echo(json.dumps(report.to_json(), indent=2))
         return
@@ -68,13 +72,24 @@ def show_army(file: ArmyPath, as_json: Json = False) -> None:
 @army_app.command("cost")
 def cost_army(file: ArmyPath, as_json: Json = False) -> None:
     """Price the army option by option, with the way each option is paid."""
-    report = assess(load_army(file))
+    report = _assessed(file)
     if as_json:
         typer.echo(json.dumps(report.cost.to_json(), indent=2))
         return
     console = Console()
     console.print(_cost_table(report))
     _print_summary(console, report)
+
+
+def _assessed(file: Path) -> ArmyReport:
+    """The army in ``file``, assessed; an army of no known ruleset has no units or points
+    to show (``validate`` lists it as a problem), so it is one line naming the file."""
+    army = load_army(file)
+    try:
+        check_ruleset(army.ruleset)
+    except UnknownRulesetError as exc:
+        raise ArmyFileError(f"{file}: {exc}") from None
+    return assess(army)
 
 
 @army_app.command("validate")
