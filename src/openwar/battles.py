@@ -238,7 +238,11 @@ def load_replay(path: Path) -> tuple[BattleSetup, list[Action], str, tuple[str, 
             raise ValueError("expected two armies and a battleplan mapping")
         for edge in ("width", "depth"):
             size = data["battleplan"].get(edge)
-            if type(size) not in (int, float) or not 0 < size <= MOST_TABLE:
+            if not (
+                isinstance(size, int | float)
+                and not isinstance(size, bool)
+                and 0 < size <= MOST_TABLE
+            ):
                 raise ValueError(f"battleplan.{edge} {size!r} is not a table size above 0 "
                                  f"and at most {MOST_TABLE:,}")  # fmt: skip
         setup = BattleSetup(ruleset, (armies[0], armies[1]), data["battleplan"], seed)
