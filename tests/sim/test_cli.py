@@ -143,3 +143,23 @@ def test_bad_army_file_is_named(
     code, _, err = run(capsys, "simulate", str(bad), str(ARMY_B), "-n", "2")
     assert code == 2 and str(bad) in err
     assert len(err.strip().splitlines()) == 1, err
+
+
+def test_a_run_with_failed_battles_keeps_them_and_exits_1(
+    capsys: pytest.CaptureFixture[str], store_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # once exit 0 with "0 battles" played
+    def broken(*_: object, **__: object) -> None:
+        raise RuntimeError("engine bug")
+
+    monkeypatch.setattr("openwar.sim.plan.fight_battle", broken)
+    code, out, err = run(capsys, "simulate", *ARMIES, "-n", "2", "--workers", "1")
+    assert code == 1
+    assert "2 battles failed" in out and "RuntimeError: engine bug" in out
+    assert (
+        err.strip()
+        .splitlines()[-1]
+        .startswith("openwar simulate: error: 2 of 2 battles failed and are left out")
+    )
+    code, out, _ = run(capsys, "runs", "show", "1", "--json")
+    assert code == 0 and json.loads(out)["summary"]["failed"] == 2

@@ -159,3 +159,18 @@ def test_play_sweep_reports_every_battle_to_the_progress_bar() -> None:
         plans = sweep_plans(plan, 0, "Legion Cohort", [10, 30])
         points = play_sweep(plans, 0, executor, done.append)
     assert sum(done) == 2 * plan.battles == sum(p.played for p in points)
+
+
+def test_sweep_with_failed_battles_says_so_and_exits_1(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # once exit 0 with every value at an even 50% and no word of the failures
+    def broken(*_: object, **__: object) -> None:
+        raise RuntimeError("engine bug")
+
+    monkeypatch.setattr("openwar.sim.plan.fight_battle", broken)
+    argv = ["sweep", str(ARMY_A), str(ARMY_B), "--unit", "Lodge Shieldwall", "--side", "B"]
+    code = main([*argv, "--size", "10,20", "-n", "2", "--players", "random", "--workers", "1"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "openwar sweep: error: 4 of 4 battles failed and are left out" in err

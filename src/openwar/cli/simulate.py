@@ -32,6 +32,7 @@ from openwar.sim.run import (
 )
 from openwar.sim.seeds import MAX_BATTLES, MAX_SEED
 from openwar.sim.store import ENV_STORE, RunStore, default_store
+from openwar.words import counted
 
 ArmyArgument = Annotated[Path | None, typer.Argument(help="Army file of side A (YAML).")]
 
@@ -110,6 +111,15 @@ def simulate_command(
             )
             raise typer.Exit(130) from None
         _report(finished, runs.path, plot, as_json, err)
+    failed = finished.summary["failed"]
+    if failed:  # the figures are of the battles played; the run is not what was asked
+        total = failed + finished.summary["played"]
+        err.print(
+            f"openwar simulate: error: {failed} of {counted(total, 'battle')} failed and are "
+            "left out of the figures (the first one's seed and error are above)",
+            markup=False,
+        )
+        raise typer.Exit(1)
 
 
 def _plan(

@@ -27,6 +27,7 @@ from openwar.sim.sweep import (
     play_sweep,
     sweep_plans,
 )
+from openwar.words import counted
 
 
 def sweep_command(
@@ -101,8 +102,18 @@ def sweep_command(
             "even": even,
         }
         typer.echo(json.dumps(data, indent=2))
-        return
-    _print(Console(highlight=False), unit, SIDES[index], key, points, even)
+    else:
+        _print(Console(highlight=False), unit, SIDES[index], key, points, even)
+    failed = sum(p.failed for p in points)
+    if failed:  # a value whose battles all failed reads as an even 50%
+        Console(stderr=True, soft_wrap=True).print(
+            f"openwar sweep: error: {failed} of {counted(battles * len(points), 'battle')} "
+            "failed and are left out of the figures (openwar simulate on one value shows "
+            "the first one's seed and error)",
+            markup=False,
+            highlight=False,
+        )
+        raise typer.Exit(1)
 
 
 def _what_to_vary(size: str | None, vary: str | None, values: str | None) -> tuple[str, list[int]]:
