@@ -15,7 +15,9 @@ bench_app.command("ai")(bench_ai)
 @bench_app.command("odds")
 def bench_odds(
     repeat: int = typer.Option(200, min=1, help="Timed repetitions (the median is shown)."),
-    trials: int = typer.Option(1_000_000, min=1000, help="Monte Carlo attack sequences."),
+    trials: int = typer.Option(
+        1_000_000, min=1000, max=10_000_000, help="Monte Carlo attack sequences (20 dice each)."
+    ),
 ) -> None:
     """Exact odds vs icepool, and Monte Carlo throughput, for the AoS reference attack."""
     from openwar.bench.odds import run

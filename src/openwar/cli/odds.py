@@ -159,6 +159,7 @@ def aos_odds(
     from openwar.rulesets.aos.odds import AosAttack, attack_odds
 
     options.check_dice(attacks.maximum, "'--attacks'")
+    options.check_rolled(attacks.maximum, simulate, "'--attacks'")
     options.check_damage(damage.maximum, "'--damage'")
     options.check_total(
         attacks.maximum * (damage.maximum + mortal_on_6_hit),
@@ -231,6 +232,7 @@ def openwar_odds(
     from openwar.rulesets.openwar.odds import OpenWarAttack, attack_odds
 
     options.check_dice(models * attacks, "'--models' x '--attacks'")
+    options.check_rolled(models * attacks, simulate, "'--models' x '--attacks'")
     profile = OpenWarAttack(
         models, attacks, melee, accuracy, difficulty, pierce, armor, target_size, shock,
         presence, morale, grudge_match, talisman, ward,
@@ -309,6 +311,7 @@ def opr_odds(
         if chosen.piercing and piercing is Piercing.NONE:
             piercing = Piercing.AUTO
     options.check_dice(models * attacks, "'--models' x '--attacks'")
+    options.check_rolled(models * attacks, simulate, "'--models' x '--attacks'")
     profile = OprAttack(
         models, attacks, quality, target_quality, target_models, tough, armored, cover,
         piercing, deadly, poison, rapid, unwieldy, regeneration,
@@ -361,6 +364,7 @@ def oldworld_odds(
     from openwar.rulesets.oldworld.odds import Mode, OldWorldAttack, attack_odds
 
     options.check_dice(models * attacks, "'--models' x '--attacks'")
+    options.check_rolled(models * attacks, simulate, "'--models' x '--attacks'")
     options.check_damage(damage.maximum, "'--damage'")
     options.check_total(models * attacks * damage.maximum, "'--models' x '--attacks' x '--damage'")
     _unused_skills(ctx, shooting)
