@@ -163,3 +163,17 @@ def test_a_run_with_failed_battles_keeps_them_and_exits_1(
     )
     code, out, _ = run(capsys, "runs", "show", "1", "--json")
     assert code == 0 and json.loads(out)["summary"]["failed"] == 2
+
+
+@pytest.mark.parametrize("command", ["simulate", "sweep"])
+def test_more_workers_than_eight_a_core_are_refused(
+    capsys: pytest.CaptureFixture[str], store_path: Path, monkeypatch: pytest.MonkeyPatch,
+    command: str,
+) -> None:  # fmt: skip
+    # --workers 99999 -n 500 would have started 500 processes of some 170 MB each
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    extra = ["--unit", "Lodge Shieldwall", "--size", "10,20"] if command == "sweep" else []
+    code, _, err = run(capsys, command, *ARMIES, "-n", "500", "--workers", "17", *extra)
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "'--workers': 17 worker processes on a machine with 2 cores; at most 16" in err
+    assert not store_path.exists()  # refused before any store or process

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from openwar.cli.options import worker_count
 from openwar.sim.seeds import MAX_SEED
 
 
@@ -17,7 +18,9 @@ def bench_ai(
         typer.Option("-n", "--battles", min=2, help="Battles per matchup (pairs, sides swapped)."),
     ] = 20,
     seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Root seed of the battles.")] = 0,
-    workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
+    workers: Annotated[
+        int, typer.Option(min=1, callback=worker_count, help="Worker processes.")
+    ] = 1,
     ruleset: Annotated[
         str, typer.Option(help="Ruleset whose sample armies play: openwar or aos.")
     ] = "openwar",

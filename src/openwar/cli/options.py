@@ -5,6 +5,7 @@ Typer also passes an option's default through its parser, so each accepts the pa
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import typer
@@ -13,6 +14,7 @@ from openwar.dice.d6 import parse_roll
 from openwar.dice.notation import DiceExpr, DiceNotationError, parse_dice
 from openwar.errors import OpenWarError
 from openwar.outputs import PICTURES, check_output
+from openwar.words import counted
 
 NO_ROLL = 7
 # Dice in one attack that the exact odds work out: its tables grow with the square of the
@@ -93,6 +95,18 @@ def check_damage(most: int, hint: str) -> None:
             f"{MAX_DAMAGE}",
             param_hint=hint,
         )
+
+
+def worker_count(value: int | None) -> int | None:
+    """``--workers``: at most eight processes per core (each holds the engine, 150-200 MB;
+    more than the cores only share them, and 500 would need some 85 GB)."""
+    cores = os.cpu_count() or 1
+    if value is not None and value > 8 * cores:
+        raise typer.BadParameter(
+            f"{value:,} worker processes on a machine with {counted(cores, 'core')}; at most "
+            f"{8 * cores} (eight a core: each takes 150-200 MB of memory)"
+        )
+    return value
 
 
 # Damage one attack can add up to: the exact distribution is a table that long, and adding

@@ -57,7 +57,10 @@ def simulate_command(
         typer.Option(min=0, max=MAX_SEED, help="Root seed: battle i uses child i of its spawn(n)."),
     ] = 1,
     workers: Annotated[
-        int | None, typer.Option(min=1, help="Local processes (default: one per core).")
+        int | None,
+        typer.Option(
+            min=1, callback=options.worker_count, help="Local processes (default: one per core)."
+        ),
     ] = None,
     scheduler: Annotated[
         str | None,

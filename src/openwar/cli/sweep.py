@@ -15,6 +15,7 @@ from rich.table import Table
 
 from openwar.battleplans.files import read_battleplan
 from openwar.battles import PLAYERS_HELP, read_players
+from openwar.cli.options import worker_count
 from openwar.progress import progress_bar
 from openwar.sim.executors import make_executor
 from openwar.sim.plan import SIDES, ArmyFile, SimulationPlan
@@ -59,7 +60,9 @@ def sweep_command(
     seed: Annotated[
         int, typer.Option(min=0, max=MAX_SEED, help="Root seed (the same battles per value).")
     ] = 1,
-    workers: Annotated[int | None, typer.Option(min=1, help="Local processes.")] = None,
+    workers: Annotated[
+        int | None, typer.Option(min=1, callback=worker_count, help="Local processes.")
+    ] = None,
     scheduler: Annotated[str | None, typer.Option(help="tcp://host:port or local-dask.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the sweep as JSON.")] = False,
 ) -> None:
