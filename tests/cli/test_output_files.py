@@ -78,11 +78,34 @@ def test_an_output_in_a_missing_folder_is_refused_before_any_work(
     option: str,
 ) -> None:
     monkeypatch.setenv("OPENWAR_STORE", str(tmp_path / "runs.sqlite"))
-    name = "x.csv" if option in ("--replay", "--csv") else "x.svg"
+    name = {"--replay": "x.csv", "--csv": "x.csv", "--png": "x.png"}.get(option, "x.svg")
     missing = tmp_path / "no-such-folder" / name
     message = one_line_error(capsys, [*command, str(missing)], nothing_done=True)
     assert f"'{option}'" in message and str(missing) in message and "does not exist" in message
     assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing written, no store made
+
+
+@pytest.mark.parametrize(
+    ("command", "words"),
+    [
+        # the name decides what is drawn: --svg x.png once wrote a PNG
+        (["battle", *ARMIES, "--svg", "s.png"], "s.png: expected a file name ending in .svg"),
+        (["battleplan", "--points", "1000", "--seed", "1", "--png", "x.svg"], "ending in .png"),
+        # the picture, written second, once replaced the replay without a word
+        (["battle", *ARMIES, "--replay", "same.png", "--png", "same.png"],
+         "'--replay': same.png is also the picture's file"),
+    ],
+)  # fmt: skip
+def test_a_picture_option_and_its_file_name_must_agree(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    command: list[str],
+    words: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert words in one_line_error(capsys, command, nothing_done=True)
+    assert sorted(tmp_path.iterdir()) == []
 
 
 def test_a_round_without_a_picture_is_refused(capsys: pytest.CaptureFixture[str]) -> None:

@@ -59,11 +59,11 @@ def battle_command(
     ] = None,
     svg: Annotated[
         Path | None,
-        typer.Option(help="Picture of the table as SVG.", callback=options.picture_file),
+        typer.Option(help="Picture of the table as SVG.", callback=options.svg_file),
     ] = None,
     png: Annotated[
         Path | None,
-        typer.Option(help="Picture of the table as PNG.", callback=options.picture_file),
+        typer.Option(help="Picture of the table as PNG.", callback=options.png_file),
     ] = None,
     round_shown: Annotated[
         int | None, typer.Option("--round", min=1, help="Picture at the end of round K.")
@@ -84,6 +84,16 @@ def battle_command(
     """
     if svg is not None and png is not None:
         raise typer.BadParameter("give --svg or --png, not both", param_hint="'--svg'")
+    picture_path = svg or png
+    if (
+        replay_file is not None
+        and picture_path is not None
+        and options.same_file(replay_file, picture_path)
+    ):
+        raise typer.BadParameter(  # the picture, written second, would replace the replay
+            f"{replay_file} is also the picture's file; give the replay a name of its own",
+            param_hint="'--replay'",
+        )
     if round_shown is not None and svg is None and png is None:
         raise typer.BadParameter("it picks the round of the picture; give --png or --svg too",
                                  param_hint="'--round'")  # fmt: skip

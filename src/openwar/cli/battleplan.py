@@ -9,7 +9,7 @@ import typer
 
 from openwar.battleplans.generator import generate, generate_default_scenario
 from openwar.battleplans.report import dumps, summary
-from openwar.cli.options import picture_file
+from openwar.cli.options import png_file, svg_file
 from openwar.sim.seeds import MAX_SEED
 
 SCENARIOS = ("open-war", "default")
@@ -25,10 +25,10 @@ def battleplan_command(
         bool, typer.Option("--json", help="Print one JSON object instead of the summary.")
     ] = False,
     svg: Annotated[
-        Path | None, typer.Option(help="Draw the table to FILE.svg.", callback=picture_file)
+        Path | None, typer.Option(help="Draw the table to FILE.svg.", callback=svg_file)
     ] = None,
     png: Annotated[
-        Path | None, typer.Option(help="Draw the table to FILE.png.", callback=picture_file)
+        Path | None, typer.Option(help="Draw the table to FILE.png.", callback=png_file)
     ] = None,
     scenario: Annotated[
         str,

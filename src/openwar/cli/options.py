@@ -84,6 +84,27 @@ def picture_file(path: Path | None) -> Path | None:
     return _output(path, PICTURES)
 
 
+def same_file(a: Path, b: Path) -> bool:
+    """Whether two output paths name one file (written or not yet)."""
+    try:
+        if a.exists() and b.exists():
+            return os.path.samefile(a, b)
+    except OSError:
+        pass
+    return a.resolve() == b.resolve()
+
+
+def svg_file(path: Path | None) -> Path | None:
+    """``--svg``: :func:`output_file` ending in .svg (the name decides what is drawn, so a
+    ``--svg x.png`` would write a PNG)."""
+    return _output(path, (".svg",))
+
+
+def png_file(path: Path | None) -> Path | None:
+    """``--png``: :func:`output_file` ending in .png."""
+    return _output(path, (".png",))
+
+
 MAX_DAMAGE = 100
 
 
