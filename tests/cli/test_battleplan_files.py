@@ -113,6 +113,8 @@ def _scenery(value: Any) -> Any:
         (_set("battlefield", {"width": 1e9, "depth": 90}),
          '"battlefield.width" should be at most 1,000 cm, not 1000000000'),
         (_set("battlefield", {"width": 90, "depth": 1e308}), '"battlefield.depth" should be at'),
+        (lambda plan: plan["victory"].update({"objectives": [[1e9, -1e9]]}),
+         '"victory.objectives[0]" [1000000000.0, -1000000000.0] is off the 90'),
         (lambda plan: plan["victory"].update({"name": "Capture the Flag"}),
          "\"victory.name\" is \"Capture the Flag\", not a victory condition of openwar"),
         (_set("ruses", {"A": {"name": "Teleport"}}), '"ruses.A.name" is "Teleport", not a ruse'),

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import shapely
-from shapely.geometry import Polygon, box
+from shapely.geometry import Point, Polygon, box
 
 from openwar.errors import OpenWarError
 from openwar.rulesets.sources import YamlReadError, read_text_file
@@ -116,6 +116,11 @@ def check_battleplan(plan: Any, ruleset: str) -> dict[str, Any]:
     objectives = _field(victory, "objectives", list, "victory")
     for k, point in enumerate(objectives):
         _point(point, f"victory.objectives[{k}]")
+        if not table.covers(Point(point)):  # nobody could ever stand within reach of it
+            raise OpenWarError(
+                f'not a battleplan: "victory.objectives[{k}]" {_shown(point)} is off the '
+                f"{_shown(battlefield['width'])} x {_shown(battlefield['depth'])} battlefield"
+            )
     features = _field(plan, "terrain", list)
     for k, feature in enumerate(features):
         where = f"terrain[{k}]"
