@@ -246,10 +246,12 @@ def load_replay(path: Path) -> tuple[BattleSetup, list[Action], str, tuple[str, 
                 raise ValueError(f"battleplan.{edge} {size!r} is not a table size above 0 "
                                  f"and at most {MOST_TABLE:,}")  # fmt: skip
         setup = BattleSetup(ruleset, (armies[0], armies[1]), data["battleplan"], seed)
-        actions = [Action.from_json(a) for a in data["actions"]]
+        actions = [_replay_action(a, number) for number, a in enumerate(data["actions"], 1)]
         for number, action in enumerate(actions, 1):
             if action.point is not None and not all(abs(v) < 1e6 for v in action.point):
                 raise ValueError(f"action {number}: point {action.point} is off any table")
+        if not isinstance(data["players"], list) or len(data["players"]) != 2:
+            raise ValueError(f"players {data['players']!r}: expected the two players' names")
         players = (str(data["players"][0]), str(data["players"][1]))
         for name in players:
             player_kind(name)
@@ -260,6 +262,26 @@ def load_replay(path: Path) -> tuple[BattleSetup, list[Action], str, tuple[str, 
         raise ReplayError(f"{path}: malformed replay (the field {exc} is missing)") from exc
     except (TypeError, ValueError, IndexError, AttributeError) as exc:
         raise ReplayError(f"{path}: malformed replay ({exc})") from exc
+
+
+def _replay_action(data: Any, number: int) -> Action:
+    """Action ``number`` of a replay, as ``battle --replay`` wrote it: an object with a kind,
+    a side and, if any, a point of two numbers."""
+    if not isinstance(data, dict):
+        raise ValueError(f"action {number}: {str(data)[:40]!r} is not an action object")
+    point = data.get("point")
+    if point is not None and not (
+        isinstance(point, list)
+        and len(point) == 2
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in point)
+    ):
+        raise ValueError(f"action {number}: point {str(point)[:40]} is not two numbers")
+    try:
+        return Action.from_json(data)
+    except KeyError as exc:
+        raise ValueError(f"action {number}: the field {exc} is missing") from None
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"action {number}: {exc}") from None
 
 
 def _replay_army(data: Any, index: int, ruleset: str) -> ArmyList:

@@ -74,7 +74,13 @@ def _army(key: str, value: object) -> object:
         (lambda d: d.update({"seed": -1}), "seed -1 is not a whole number"),
         (lambda d: d.update({"players": ["god", "simple"]}), "unknown player 'god'"),
         (lambda d: d.update({"battleplan": [1, 2]}), "a battleplan mapping"),
-        (lambda d: d["actions"].__setitem__(3, "deploy"), "'str' object has no attribute"),
+        # each once an internal error's words ("'int' object has no attribute 'get'", ...)
+        (lambda d: d["actions"].__setitem__(3, "deploy"), "action 4: 'deploy' is not an action"),
+        (lambda d: d["actions"].__setitem__(0, 42), "action 1: '42' is not an action object"),
+        (lambda d: d["actions"][1].update({"point": [None, "x"]}),
+         "action 2: point [None, 'x'] is not two numbers"),
+        (lambda d: d["actions"][1].pop("kind"), "action 2: the field 'kind' is missing"),
+        (lambda d: d.update({"players": ["simple"]}), "players ['simple']: expected the two"),
         (lambda d: d["actions"][0].update({"point": [1e308, 1e308]}), "action 1: point"),
         (lambda d: d.update({"battleplan": {}}), "battleplan.width None is not a table size"),
         # a table of a billion took 14 GB of memory; of 1e308, an internal error's words
