@@ -156,20 +156,31 @@ class RunStore:
 
     def __init__(self, path: Path, *, make_folder: bool = False, create: bool = True) -> None:
         self.path = path
+        existed = path.exists()
         try:
-            if make_folder:
-                path.parent.mkdir(parents=True, exist_ok=True)
-            elif not path.parent.is_dir():
-                raise OpenWarError(f"results store {path}: the folder {path.parent} does not exist")
-            self._db = sqlite3.connect(path, timeout=30)
-            if not _refuse_foreign(self._db, path) and not create:
-                raise OpenWarError(f"results store {path}: no runs stored yet (run `openwar "
-                                   "simulate` first)")  # fmt: skip
-            self._db.executescript(SCHEMA)
-            self._conditions = _add_condition_column(self._db)
-            self._db.execute("PRAGMA foreign_keys = ON")
-        except (OSError, sqlite3.Error) as exc:
+            self._open(make_folder, create)
+        except (OSError, sqlite3.Error, OpenWarError) as exc:
+            if hasattr(self, "_db"):
+                self._db.close()
+            if not existed:  # a store that could not be made leaves no empty file behind
+                path.unlink(missing_ok=True)
+            if isinstance(exc, OpenWarError):
+                raise
             raise OpenWarError(f"results store {path}: cannot be opened ({exc})") from exc
+
+    def _open(self, make_folder: bool, create: bool) -> None:
+        path = self.path
+        if make_folder:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        elif not path.parent.is_dir():
+            raise OpenWarError(f"results store {path}: the folder {path.parent} does not exist")
+        self._db = sqlite3.connect(path, timeout=30)
+        if not _refuse_foreign(self._db, path) and not create:
+            raise OpenWarError(f"results store {path}: no runs stored yet (run `openwar "
+                               "simulate` first)")  # fmt: skip
+        self._db.executescript(SCHEMA)
+        self._conditions = _add_condition_column(self._db)
+        self._db.execute("PRAGMA foreign_keys = ON")
 
     def close(self) -> None:
         self._db.close()
