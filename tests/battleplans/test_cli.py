@@ -76,7 +76,8 @@ def test_same_seed_same_bytes(tmp_path: Path, capsys: pytest.CaptureFixture[str]
         (["--points", "-5", "--seed", "1"], "points"),
         (["--points", "100", "--seed", "1", "--ruleset", "chess"], "unknown ruleset"),
         (["--points", "100", "--seed", "1", "--ruleset", "opr"], "no battleplan generator"),
-        (["--points", "100", "--seed", "1", "--png", "plan.jpg"], ".png or .svg"),
+        (["--points", "100", "--seed", "1", "--png", "plan.jpg"], "ending in .png"),
+        (["--points", "100", "--seed", "1", "--svg", "plan.png"], "ending in .svg"),
         (["--points", "many", "--seed", "1"], "points"),
     ],
 )
