@@ -67,6 +67,13 @@ MAX_PER_MODEL = 100  # wounds per model, Tough, mortal wounds per hit
 # (400 take about 3 s, 700 took 17 s and 1,000 over a minute); an army has about 100
 MAX_MINIATURES = 400
 MAX_NUMBER = 100  # OpenWar characteristics and bonuses, either way (far past any roll)
+
+
+def _characteristic(text: str) -> Any:
+    """An OpenWar characteristic or bonus: a whole number within ±:data:`MAX_NUMBER`."""
+    return typer.Option(min=-MAX_NUMBER, max=MAX_NUMBER, help=text)
+
+
 Simulate = Annotated[
     int,
     typer.Option(
@@ -181,34 +188,17 @@ def openwar_odds(
         int, typer.Option(min=1, max=MAX_MINIATURES, help="Attacking miniatures.")
     ] = 10,
     attacks: Annotated[int, typer.Option(min=1, help="Weapon's Attacks (dice each).")] = 1,
-    melee: Annotated[
-        int,
-        typer.Option(
-            min=-MAX_NUMBER, max=MAX_NUMBER, help="Attacker's Melee (or Ranged when shooting)."
-        ),
-    ] = 0,
-    accuracy: Annotated[
-        int, typer.Option(min=-MAX_NUMBER, max=MAX_NUMBER, help="Accuracy bonus (Hold order: +1).")
-    ] = 0,
-    difficulty: Annotated[
-        int, typer.Option(min=-MAX_NUMBER, max=MAX_NUMBER, help="Weapon's Difficulty.")
-    ] = 5,
-    pierce: Annotated[
-        int, typer.Option(min=-MAX_NUMBER, max=MAX_NUMBER, help="Weapon's Pierce.")
-    ] = 0,
-    armor: Annotated[
-        int, typer.Option(min=-MAX_NUMBER, max=MAX_NUMBER, help="Target's Armor.")
-    ] = 4,
+    melee: Annotated[int, _characteristic("Attacker's Melee (or Ranged when shooting).")] = 0,
+    accuracy: Annotated[int, _characteristic("Accuracy bonus (Hold order: +1).")] = 0,
+    difficulty: Annotated[int, _characteristic("Weapon's Difficulty.")] = 5,
+    pierce: Annotated[int, _characteristic("Weapon's Pierce.")] = 0,
+    armor: Annotated[int, _characteristic("Target's Armor.")] = 4,
     target_size: Annotated[
         int, typer.Option(min=1, max=MAX_TARGET, help="Miniatures in the target unit.")
     ] = 10,
     shock: Annotated[bool, typer.Option(help="Weapon has Shock: +1 Presence per hitter.")] = False,
-    presence: Annotated[
-        int, typer.Option(min=-MAX_NUMBER, max=MAX_NUMBER, help="Attacking unit's Presence.")
-    ] = 0,
-    morale: Annotated[
-        int, typer.Option(min=-MAX_NUMBER, max=MAX_NUMBER, help="Target unit's Morale.")
-    ] = 8,
+    presence: Annotated[int, _characteristic("Attacking unit's Presence.")] = 0,
+    morale: Annotated[int, _characteristic("Target unit's Morale.")] = 8,
     grudge_match: Annotated[
         bool, typer.Option(help="Grudge Match twist: a failed Presence roll is rolled again.")
     ] = False,
