@@ -149,6 +149,16 @@ class StoredRun:
         }
 
 
+def _remove_if_empty(path: Path) -> None:
+    """Remove the empty file a failed first open left (never a store with anything in it:
+    another run may have made it meanwhile)."""
+    try:
+        if path.is_file() and path.stat().st_size == 0:
+            path.unlink()
+    except OSError:
+        pass
+
+
 class RunStore:
     """The SQLite file of runs; opening creates it if needed (and, for the default store in
     the user's data folder only, its folder). A file that is not a store is refused, never
@@ -156,14 +166,15 @@ class RunStore:
 
     def __init__(self, path: Path, *, make_folder: bool = False, create: bool = True) -> None:
         self.path = path
-        existed = path.exists()
+        existed = True
         try:
+            existed = os.path.lexists(path)
             self._open(make_folder, create)
         except (OSError, sqlite3.Error, OpenWarError) as exc:
             if hasattr(self, "_db"):
                 self._db.close()
             if not existed:  # a store that could not be made leaves no empty file behind
-                path.unlink(missing_ok=True)
+                _remove_if_empty(path)
             if isinstance(exc, OpenWarError):
                 raise
             raise OpenWarError(f"results store {path}: cannot be opened ({exc})") from exc
