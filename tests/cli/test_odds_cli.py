@@ -154,6 +154,21 @@ def test_odds_bad_input_is_one_line_and_exit_code_2(
         (("aos", "--attacks", "200D6"), "1,200 dice in one attack"),
         (("openwar", "--models", "300", "--attacks", "10"), "'--models' x '--attacks'"),
         (("openwar", "--models", "1000"), "--models"),  # over a minute
+        # damage kept on one model: 1,000 attacks of D20 on 100-wound models took a minute
+        (
+            (
+                "aos",
+                "--attacks",
+                "1000",
+                "--damage",
+                "D20",
+                "--models-wounds",
+                "100",
+                "--allocation",
+                "per-attack",
+            ),
+            "21 outcomes on 100-wound models are about",
+        ),
         # a Monte Carlo of 1,000,000,000 dice passed a minute and 1 GB
         (("aos", "--attacks", "1000", "--simulate", "1000000"), "1,000,000,000 dice to roll"),
         (("opr", "--models", "200", "--simulate", "1000000"), "'--simulate' x '--models' x"),

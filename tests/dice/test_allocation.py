@@ -5,10 +5,13 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from openwar.dice.allocation import slain_packets
+from openwar.dice.pmf import point
+from openwar.errors import ProfileError
 
 
 def enumerated(
@@ -54,13 +57,19 @@ def test_a_packet_slays_the_wounded_model_and_its_excess_is_lost() -> None:
     assert slain_packets(np.array([0.0, 0.0, 0.0, 1.0]), three, 2, 5).tolist() == [0, 0, 0, 1, 0, 0]
 
 
-def test_loose_wounds_finish_the_model_packets_left_wounded() -> None:
-    # a packet of 1, then a loose wound: the loose wound goes on the same 2-wound model
-    first = np.zeros((2, 2))
-    first[1, 0] = 0.5
-    first[0, 1] = 0.5
-    second = slain_packets(np.array([0.0, 0.0, 1.0]), first, 2, 3)
-    assert np.allclose(second, [0.0, 1.0, 0.0, 0.0])
+def test_loose_wounds_are_allocated_after_every_packet() -> None:
+    # each of two attacks: a packet of 2 and a loose wound, on 2-wound models. Loose wounds
+    # pooled after the packets: the packets slay two, the loose two a third. Allocated as they
+    # came, the first loose wound would wound a model the second packet then slays (1 lost).
+    both = np.zeros((3, 2))
+    both[2, 1] = 1.0
+    assert slain_packets(np.array([0.0, 0.0, 1.0]), both, 2, None).tolist() == [0, 0, 0, 1]
+
+
+def test_the_work_of_a_huge_chain_is_refused_before_it_starts() -> None:
+    wide = np.full((21, 1), 1 / 21)  # damage 0-20, kept on one model
+    with pytest.raises(ProfileError, match="1,000 attacks of 21 outcomes on 100-wound models"):
+        slain_packets(point(1000), wide, 100, None)
 
 
 @st.composite

@@ -132,7 +132,8 @@ def worker_count(value: int | None) -> int | None:
 
 # Damage one attack can add up to: the exact distribution is a table that long, and adding
 # attacks up takes time with its square (1,000 dice of Damage 100, 100,000, took about a
-# minute; 20,000 about 2 s).
+# minute; 20,000 about 2 s, pooled: damage kept on one model has its own limit,
+# allocation.MAX_PACKET_WORK).
 MAX_TOTAL = 20_000
 
 
