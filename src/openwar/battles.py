@@ -268,7 +268,7 @@ def _replay_action(data: Any, number: int) -> Action:
     """Action ``number`` of a replay, as ``battle --replay`` wrote it: an object with a kind,
     a side and, if any, a point of two numbers."""
     if not isinstance(data, dict):
-        raise ValueError(f"action {number}: {str(data)[:40]!r} is not an action object")
+        raise ValueError(f"action {number}: {repr(data)[:40]} is not an action object")
     point = data.get("point")
     if point is not None and not (
         isinstance(point, list)

@@ -172,6 +172,11 @@ def test_odds_bad_input_is_one_line_and_exit_code_2(
         # a Monte Carlo of 1,000,000,000 dice passed a minute and 1 GB
         (("aos", "--attacks", "1000", "--simulate", "1000000"), "1,000,000,000 dice to roll"),
         (("opr", "--models", "200", "--simulate", "1000000"), "'--simulate' x '--models' x"),
+        # a ward roll for each point of damage: 7 GB for 10,000,000 attacks' dice
+        (
+            ("aos", "--attacks", "200", "--damage", "100", "--ward", "6+", "--simulate", "50000"),
+            "'--simulate' x '--attacks' x '--damage' (a --ward roll a wound)",
+        ),
         (("openwar", "--presence", "9" * 22), "--presence"),  # once a traceback
         (("openwar", "--morale", "-101"), "--morale"),
         (("opr", "--models", "1001"), "1,001 dice"),

@@ -76,7 +76,7 @@ def _army(key: str, value: object) -> object:
         (lambda d: d.update({"battleplan": [1, 2]}), "a battleplan mapping"),
         # each once an internal error's words ("'int' object has no attribute 'get'", ...)
         (lambda d: d["actions"].__setitem__(3, "deploy"), "action 4: 'deploy' is not an action"),
-        (lambda d: d["actions"].__setitem__(0, 42), "action 1: '42' is not an action object"),
+        (lambda d: d["actions"].__setitem__(0, 42), "action 1: 42 is not an action object"),
         (lambda d: d["actions"][1].update({"point": [None, "x"]}),
          "action 2: point [None, 'x'] is not two numbers"),
         (lambda d: d["actions"][1].pop("kind"), "action 2: the field 'kind' is missing"),

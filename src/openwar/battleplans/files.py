@@ -100,9 +100,10 @@ def check_battleplan(plan: Any, ruleset: str) -> dict[str, Any]:
         if size <= 0:
             raise OpenWarError(f'not a battleplan: "battlefield.{edge}" should be above 0')
         if size > MOST_TABLE:
+            unit_name = "inches" if plan["units"] == "inch" else str(plan["units"])
             raise OpenWarError(
                 f'not a battleplan: "battlefield.{edge}" should be at most {MOST_TABLE:,} '
-                f"{plan['units']}, not {_shown(size)}"
+                f"{unit_name}, not {_shown(size)}"
             )
     board_map = _field(plan, "map", dict, "")
     _field(board_map, "name", str, "map")
@@ -114,9 +115,11 @@ def check_battleplan(plan: Any, ruleset: str) -> dict[str, Any]:
     victory = _field(plan, "victory", dict)
     _field(victory, "name", str, "victory")
     objectives = _field(victory, "objectives", list, "victory")
+    if len(objectives) > MOST_OBJECTIVES:
+        raise OpenWarError(f'not a battleplan: more than {MOST_OBJECTIVES} "victory.objectives"')
     for k, point in enumerate(objectives):
         _point(point, f"victory.objectives[{k}]")
-        if not table.covers(Point(point)):  # nobody could ever stand within reach of it
+        if table.distance(Point(point)) > 1.0:  # past the edge, beyond a rounding's slack
             raise OpenWarError(
                 f'not a battleplan: "victory.objectives[{k}]" {_shown(point)} is off the '
                 f"{_shown(battlefield['width'])} x {_shown(battlefield['depth'])} battlefield"
@@ -130,8 +133,6 @@ def check_battleplan(plan: Any, ruleset: str) -> dict[str, Any]:
         _outline(feature, "polygon", where)
         if feature.get("scenery") is not None:
             _field(feature, "scenery", dict, where)
-    if len(objectives) > MOST_OBJECTIVES:
-        raise OpenWarError(f'not a battleplan: more than {MOST_OBJECTIVES} "victory.objectives"')
     if plan.get("game_length") is not None:
         rounds = _number(plan, "game_length", "")
         if rounds != int(rounds) or not 1 <= rounds <= MOST_ROUNDS:

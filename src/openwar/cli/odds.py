@@ -166,7 +166,12 @@ def aos_odds(
     from openwar.rulesets.aos.odds import AosAttack, attack_odds
 
     options.check_dice(attacks.maximum, "'--attacks'")
-    options.check_rolled(attacks.maximum, simulate, "'--attacks'")
+    warded = damage.maximum + mortal_on_6_hit if ward is not None else 1  # a roll a wound
+    options.check_rolled(
+        attacks.maximum * warded,
+        simulate,
+        "'--attacks' x '--damage' (a --ward roll a wound)" if ward is not None else "'--attacks'",
+    )
     options.check_damage(damage.maximum, "'--damage'")
     options.check_total(
         attacks.maximum * (damage.maximum + mortal_on_6_hit),
@@ -354,7 +359,14 @@ def oldworld_odds(
     from openwar.rulesets.oldworld.odds import Mode, OldWorldAttack, attack_odds
 
     options.check_dice(models * attacks, "'--models' x '--attacks'")
-    options.check_rolled(models * attacks, simulate, "'--models' x '--attacks'")
+    warded = damage.maximum if ward is not None else 1  # a ward roll for each wound
+    options.check_rolled(
+        models * attacks * warded,
+        simulate,
+        "'--models' x '--attacks' x '--damage' (a --ward roll a wound)"
+        if ward is not None
+        else "'--models' x '--attacks'",
+    )
     options.check_damage(damage.maximum, "'--damage'")
     options.check_total(models * attacks * damage.maximum, "'--models' x '--attacks' x '--damage'")
     _unused_skills(ctx, shooting)

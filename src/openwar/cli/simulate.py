@@ -119,7 +119,12 @@ def simulate_command(
         total = failed + finished.summary["played"]
         err.print(
             f"openwar simulate: error: {failed} of {counted(total, 'battle')} failed and are "
-            "left out of the figures (the first one's seed and error are above)",
+            "left out of the figures ("
+            + (
+                'their seeds and errors are under "failures" in the JSON)'
+                if as_json
+                else "the first one's seed and error are above)"
+            ),
             markup=False,
         )
         raise typer.Exit(1)
