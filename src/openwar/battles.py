@@ -247,9 +247,6 @@ def load_replay(path: Path) -> tuple[BattleSetup, list[Action], str, tuple[str, 
                                  f"and at most {MOST_TABLE:,}")  # fmt: skip
         setup = BattleSetup(ruleset, (armies[0], armies[1]), data["battleplan"], seed)
         actions = [_replay_action(a, number) for number, a in enumerate(data["actions"], 1)]
-        for number, action in enumerate(actions, 1):
-            if action.point is not None and not all(abs(v) < 1e6 for v in action.point):
-                raise ValueError(f"action {number}: point {action.point} is off any table")
         if not isinstance(data["players"], list) or len(data["players"]) != 2:
             raise ValueError(f"players {data['players']!r}: expected the two players' names")
         players = (str(data["players"][0]), str(data["players"][1]))
@@ -277,11 +274,14 @@ def _replay_action(data: Any, number: int) -> Action:
     ):
         raise ValueError(f"action {number}: point {str(point)[:40]} is not two numbers")
     try:
-        return Action.from_json(data)
+        action = Action.from_json(data)
     except KeyError as exc:
         raise ValueError(f"action {number}: the field {exc} is missing") from None
     except (TypeError, ValueError) as exc:
         raise ValueError(f"action {number}: {exc}") from None
+    if action.point is not None and not all(abs(v) < 1e6 for v in action.point):
+        raise ValueError(f"action {number}: point {action.point} is off any table")
+    return action
 
 
 def _replay_army(data: Any, index: int, ruleset: str) -> ArmyList:

@@ -166,12 +166,6 @@ def aos_odds(
     from openwar.rulesets.aos.odds import AosAttack, attack_odds
 
     options.check_dice(attacks.maximum, "'--attacks'")
-    warded = damage.maximum + mortal_on_6_hit if ward is not None else 1  # a roll a wound
-    options.check_rolled(
-        attacks.maximum * warded,
-        simulate,
-        "'--attacks' x '--damage' (a --ward roll a wound)" if ward is not None else "'--attacks'",
-    )
     options.check_damage(damage.maximum, "'--damage'")
     options.check_total(
         attacks.maximum * (damage.maximum + mortal_on_6_hit),
@@ -179,6 +173,8 @@ def aos_odds(
         if mortal_on_6_hit
         else "'--attacks' x '--damage'",
     )
+    warded = damage.maximum + mortal_on_6_hit if ward is not None else 0
+    options.check_rolled(attacks.maximum, simulate, "'--attacks'", warded)
     profile = AosAttack(
         attacks, hit, wound, rend, damage, save, cover, hit_mod, wound_mod, save_mod,
         reroll_hits, reroll_wounds, reroll_saves, ward, mortal_on_6_hit, mortal_ends_sequence,
@@ -359,16 +355,10 @@ def oldworld_odds(
     from openwar.rulesets.oldworld.odds import Mode, OldWorldAttack, attack_odds
 
     options.check_dice(models * attacks, "'--models' x '--attacks'")
-    warded = damage.maximum if ward is not None else 1  # a ward roll for each wound
-    options.check_rolled(
-        models * attacks * warded,
-        simulate,
-        "'--models' x '--attacks' x '--damage' (a --ward roll a wound)"
-        if ward is not None
-        else "'--models' x '--attacks'",
-    )
     options.check_damage(damage.maximum, "'--damage'")
     options.check_total(models * attacks * damage.maximum, "'--models' x '--attacks' x '--damage'")
+    warded = damage.maximum if ward is not None else 0
+    options.check_rolled(models * attacks, simulate, "'--models' x '--attacks'", warded)
     _unused_skills(ctx, shooting)
     mode = Mode.SHOOTING if shooting else Mode.COMBAT
     profile = OldWorldAttack(

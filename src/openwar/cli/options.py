@@ -153,8 +153,12 @@ def check_total(most: int, hint: str) -> None:
 MAX_ROLLED = 100_000_000
 
 
-def check_rolled(dice: int, trials: int, hint: str) -> None:
-    """Refuse a ``--simulate`` of ``trials`` attacks of ``dice`` dice past :data:`MAX_ROLLED`."""
+def check_rolled(dice: int, trials: int, hint: str, ward_per: int = 0) -> None:
+    """Refuse a ``--simulate`` of ``trials`` attacks of ``dice`` dice past :data:`MAX_ROLLED`;
+    with a ward, each die may bring ``ward_per`` ward rolls (one a point of damage)."""
+    if ward_per:
+        dice *= ward_per
+        hint += " x '--damage' (a --ward roll a wound)"
     if dice * trials > MAX_ROLLED:
         raise typer.BadParameter(
             f"{trials:,} attacks of {dice:,} dice are {dice * trials:,} dice to roll; the Monte "

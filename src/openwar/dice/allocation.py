@@ -74,7 +74,7 @@ def slain_packets(
     state[0, 0] = 1.0
     total = count[0] * state
     for k in range(1, n_max + 1):
-        state = _allocate_one_attack(state, steps, min((k - 1) * most, cap) + 1)
+        state = _allocate_one_attack(state, steps, most, min((k - 1) * most, cap) + 1)
         if count[k]:
             total += count[k] * state
     counted = total[0].copy()  # the wounds that count, capped at what the target has
@@ -85,15 +85,15 @@ def slain_packets(
 
 
 def _allocate_one_attack(
-    state: FloatArray, steps: list[tuple[int, int, float]], filled: int
+    state: FloatArray, steps: list[tuple[int, int, float]], most: int, filled: int
 ) -> FloatArray:
     """One more attack: ``state[r, s]`` is P(r wounds on the wounded model, s wounds that
-    count), zero beyond column ``filled``; each step is (packet, loose wounds, probability).
+    count), zero beyond column ``filled``; each step is (packet, loose wounds, probability),
+    and none adds more than ``most`` wounds that count.
     A packet fills the wounded model up to its room (``w - r``) and the excess is lost; the
     wounds that count stop at the last column (the target's every wound)."""
     w, width = state.shape
     out = np.zeros_like(state)
-    most = max(min(d, w) + loose for d, loose, _ in steps)
     now, then = state[:, :filled], out[:, : min(filled + most, width)]
     for d, loose, p in steps:
         if d == 0:
