@@ -113,6 +113,34 @@ def test_search_same_seed_same_choices_and_state_untouched() -> None:
     assert state.state_hash() == before
 
 
+def test_search_unit_dice_give_a_units_kth_action_the_same_dice_whatever_came_before() -> None:
+    """With ``unit_dice`` a rollout's dice follow the unit that acts: its first action rolls
+    the same dice whether or not other units acted before it, its second action other dice,
+    and another rollout seed other dice again; the choices stay seeded and the state is
+    untouched."""
+    state = _deployed()
+    menu = legal_actions(state)
+    units = {action.unit: action for action in menu if action.unit is not None}
+    assert len(units) >= 2
+    mine, other = list(units.values())[:2]
+    player = SearchPlayer(0, unit_dice=True)
+    first = player.dice(state, mine, 5, {})
+    dealt: dict[tuple[int, int], int] = {}
+    player.dice(state, other, 5, dealt)
+    player.dice(state, other, 5, dealt)
+    assert player.dice(state, mine, 5, dealt) == first
+    assert player.dice(state, mine, 5, dealt) != first
+    assert player.dice(state, mine, 6, {}) != first
+    assert player.dice(state, other, 5, {}) != first
+    before = state.state_hash()
+    picks = [
+        SearchPlayer(7, candidates=3, rollouts=2, horizon=3, unit_dice=True).choose(state, menu)
+        for _ in "ab"
+    ]
+    assert picks[0] == picks[1]
+    assert state.state_hash() == before
+
+
 def test_heuristic_is_deterministic() -> None:
     state = _first_state()
     menu = legal_actions(state)
@@ -140,10 +168,10 @@ def test_search_budget_is_rollouts_per_try() -> None:
         calls = 0
         real = player.rollout
 
-        def counted(state: GameState, side: int, real: Any = real) -> float:
+        def counted(state: GameState, side: int, *dice: Any, real: Any = real) -> float:
             nonlocal calls
             calls += 1
-            return float(real(state, side))
+            return float(real(state, side, *dice))
 
         player.rollout = counted  # type: ignore[method-assign]
         player.choose(state, menu)
@@ -256,7 +284,7 @@ def test_search_rollouts_give_the_opponent_the_whole_menu_as_the_heuristic_does(
 
         player.heuristic.choose = watched  # type: ignore[method-assign]
         player.rollout(apply(state, HeuristicPlayer(0).choose(state, legal_actions(state)))[0],
-                       side)  # fmt: skip
+                       side, 0, {})  # fmt: skip
         theirs = [full for active, full in seen if active != side]
         ours = [full for active, full in seen if active == side]
         assert theirs and ours

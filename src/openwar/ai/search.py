@@ -25,6 +25,7 @@ machine.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -48,6 +49,7 @@ class SearchPlayer:
         prior: float = 0.10,
         diverse: bool = True,
         whole_replies: bool = True,
+        unit_dice: bool = False,
         evaluation: Evaluation | None = None,
     ) -> None:
         sequence = (
@@ -60,6 +62,7 @@ class SearchPlayer:
         self.prior = prior
         self.diverse = diverse
         self.whole_replies = whole_replies
+        self.unit_dice = unit_dice
         self.evaluation = evaluation
         self.heuristic = HeuristicPlayer(0, evaluation)
 
@@ -111,14 +114,37 @@ class SearchPlayer:
         total = 0.0
         for seed in seeds:
             trial = state.clone()
-            trial.rng = seed_state(seed)
-            total += self.rollout(apply(trial, action)[0], action.side)
+            dealt: dict[tuple[int, int], int] = {}
+            own = self.unit_dice
+            trial.rng = self.dice(trial, action, seed, dealt) if own else seed_state(seed)
+            total += self.rollout(apply(trial, action)[0], action.side, seed, dealt)
         return total / len(seeds)
 
-    def rollout(self, state: GameState, side: int) -> float:
+    def dice(
+        self, state: GameState, action: Action, seed: int, dealt: dict[tuple[int, int], int]
+    ) -> dict[str, Any]:
+        """The dice of ``action`` in a rollout of ``seed`` with ``unit_dice``: each unit's own
+        stream, so its k-th action of the rollout rolls the same dice whichever candidate came
+        first and whatever else acted before it, and two candidates that only order the same
+        attacks differently meet the same luck (``dealt`` counts each unit's actions so far).
+        Without ``unit_dice`` a rollout draws from one stream in turn."""
+        unit = 0 if action.unit is None else state.unit_index(action.unit) + 1
+        key = (action.side, unit)
+        count = dealt.get(key, 0)
+        dealt[key] = count + 1
+        sequence = np.random.SeedSequence([seed, action.side, unit, count])
+        return dict(np.random.PCG64(sequence).state)
+
+    def rollout(
+        self,
+        state: GameState,
+        side: int,
+        seed: int,
+        dealt: dict[tuple[int, int], int],
+    ) -> float:
         """Play on greedily to the end of the round (or ``horizon`` actions), the opponent
         from its whole menu (``whole_replies``), ``side`` from one unit's orders; a win
-        chance."""
+        chance. ``seed`` and ``dealt`` place the dice (:meth:`dice`)."""
         judge = self.evaluation or evaluation_for(state.ruleset)
         start_round = state.round
         for _ in range(self.horizon):
@@ -131,7 +157,10 @@ class SearchPlayer:
             )
             if not menu:
                 break
-            state = apply(state, self.heuristic.choose(state, menu))[0]
+            chosen = self.heuristic.choose(state, menu)
+            if self.unit_dice:
+                state.rng = self.dice(state, chosen, seed, dealt)
+            state = apply(state, chosen)[0]
         result = outcome(state)
         if result is not None:
             return 0.5 if result.winner is None else float(result.winner == side)
