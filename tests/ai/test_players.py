@@ -168,10 +168,13 @@ def test_search_budget_is_rollouts_per_try() -> None:
         calls = 0
         real = player.rollout
 
-        def counted(state: GameState, side: int, *dice: Any, real: Any = real) -> float:
+        def counted(
+            state: GameState, side: int, seed: int, dealt: dict[tuple[int, int], int],
+            real: Any = real,
+        ) -> float:  # fmt: skip
             nonlocal calls
             calls += 1
-            return float(real(state, side, *dice))
+            return float(real(state, side, seed, dealt))
 
         player.rollout = counted  # type: ignore[method-assign]
         player.choose(state, menu)
