@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from openwar.ai import HeuristicPlayer, SearchPlayer, evaluation_for
+from openwar.ai import HeuristicPlayer, SearchPlayer, evaluation_for, search
 from openwar.ai.stats import wilson
 from openwar.battles import load_setup, make_players, read_players, start
 from openwar.bench.ai import SAMPLE_ARMIES, games, play_game
@@ -132,6 +132,28 @@ def test_search_unit_dice_give_a_units_kth_action_the_same_dice_whatever_came_be
     assert player.dice(state, mine, 5, dealt) != first
     assert player.dice(state, mine, 6, {}) != first
     assert player.dice(state, other, 5, {}) != first
+    assert player.dice(state, Action("pass", mine.side), 5, {}) != player.dice(
+        state, Action("pass", mine.side, state.units[0].id), 5, {}
+    )  # no unit is not the first unit
+    # in the rollouts of two candidates, every (side, unit, k) meets the same dice
+    seen: dict[tuple[int, str | None, int], Any] = {}
+    counts: dict[tuple[int, str | None], int] = {}
+    real_apply = apply
+
+    def recorded(state: GameState, action: Action) -> Any:
+        key = (action.side, action.unit)
+        k = counts.get(key, 0)
+        counts[key] = k + 1
+        assert seen.setdefault((*key, k), state.rng) == state.rng, (key, k)
+        return real_apply(state, action)
+
+    deep = SearchPlayer(0, horizon=6, unit_dice=True)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search, "apply", recorded)
+        for action in (mine, other):
+            counts.clear()
+            deep.estimate(state, action, [5])
+    assert len(seen) > 4
     before = state.state_hash()
     picks = [
         SearchPlayer(7, candidates=3, rollouts=2, horizon=3, unit_dice=True).choose(state, menu)

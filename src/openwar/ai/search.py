@@ -9,11 +9,14 @@ foresee a heuristic opponent's replies exactly but for the dice; our side, to sa
 from one unit's orders at a time (:meth:`Evaluation.rollout_menu`). The leaf is
 scored by the evaluation's position value as a win chance (a finished battle by its result).
 The same rollout dice are used for every candidate (common random numbers), so candidates are
-compared on the same luck. The candidates are the best actions, in the order of their values,
-that the ruleset calls distinct from each other (:meth:`SearchPlayer.shortlist`,
-:meth:`Evaluation.distinct`): in OpenWar, where units act in alternation, the best action of
-each unit, so the rollouts judge which unit acts now; in Age of Sigmar, where a side moves its
-whole army in its turn, a unit's different moves, targets and options as well.
+compared on the same luck: one stream per rollout, drawn from in turn, or with ``unit_dice``
+(off by default, not yet measured) one stream per unit, so a unit's k-th action meets the same
+dice whatever acted before it (:meth:`SearchPlayer.dice`). The candidates are the best actions,
+in the order of their values, that the ruleset calls distinct from each other
+(:meth:`SearchPlayer.shortlist`, :meth:`Evaluation.distinct`): in OpenWar, where units act in
+alternation, the best action of each unit, so the rollouts judge which unit acts now; in Age of
+Sigmar, where a side moves its whole army in its turn, a unit's different moves, targets and
+options as well.
 Successive halving: every candidate gets ``rollouts`` rollouts, the
 better half gets as many again, and so on until one is left, so most of the budget goes to the
 close calls. The heuristic's own pick keeps a head start of ``prior`` (a win chance), so a
@@ -144,7 +147,10 @@ class SearchPlayer:
     ) -> float:
         """Play on greedily to the end of the round (or ``horizon`` actions), the opponent
         from its whole menu (``whole_replies``), ``side`` from one unit's orders; a win
-        chance. ``seed`` and ``dealt`` place the dice (:meth:`dice`)."""
+        chance. With ``unit_dice`` each action's dice are set on the state it is applied to
+        (``state`` must be the rollout's own, such as :func:`apply`'s result), placed by
+        ``seed`` and ``dealt`` (:meth:`dice`); without it the state's own stream is drawn
+        from and ``seed`` and ``dealt`` are not used."""
         judge = self.evaluation or evaluation_for(state.ruleset)
         start_round = state.round
         for _ in range(self.horizon):
