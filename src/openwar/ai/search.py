@@ -118,8 +118,10 @@ class SearchPlayer:
         for seed in seeds:
             trial = state.clone()
             dealt: dict[tuple[int, int], int] = {}
-            own = self.unit_dice
-            trial.rng = self.dice(trial, action, seed, dealt) if own else seed_state(seed)
+            if self.unit_dice:
+                trial.rng = self.dice(trial, action, seed, dealt)
+            else:
+                trial.rng = seed_state(seed)
             total += self.rollout(apply(trial, action)[0], action.side, seed, dealt)
         return total / len(seeds)
 
