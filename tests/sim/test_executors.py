@@ -73,3 +73,50 @@ def test_processes_started_while_deaf_to_ctrl_c_keep_ignoring_it() -> None:
     finally:
         signal.signal(signal.SIGINT, outer)
     assert (deaf.stdout.strip(), heard.stdout.strip()) == ("True", "False")
+
+
+def test_a_pool_worker_that_dies_is_reported_not_waited_on() -> None:
+    """multiprocessing's own pool waited for ever on the chunk a killed worker had taken."""
+    import pytest
+
+    from openwar.sim.executors import WorkLost
+
+    plan = small_plan(battles=40)
+    items = list(enumerate(battle_seeds(plan.seed, plan.battles)))
+    pool = ProcessPool(2)
+    got: list[BattleResult] = []
+    with pytest.raises(WorkLost, match="a worker process of the local pool died"), pool:
+        for chunk in pool.results(plan, [[item] for item in items]):
+            if not got:  # the first result in: kill a worker while the others play
+                next(iter(pool._pool._processes.values())).kill()  # type: ignore[union-attr]
+            got.extend(chunk)
+    assert 1 <= len(got) < plan.battles  # what came before the loss stands
+
+
+def test_a_lost_dask_cluster_is_reported_in_one_line() -> None:
+    """A scheduler that went away made the client print a traceback of some 70 lines."""
+    import distributed
+    import pytest
+
+    from openwar.sim.executors import WorkLost
+
+    plan = small_plan(battles=40)
+    items = list(enumerate(battle_seeds(plan.seed, plan.battles)))
+    local = distributed.LocalCluster(  # type: ignore[no-untyped-call]
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+    )
+    cluster = DaskCluster(local.scheduler_address)
+    got: list[BattleResult] = []
+    try:
+        with pytest.raises(WorkLost) as lost, cluster:
+            for chunk in cluster.results(plan, [[item] for item in items]):
+                if not got:  # the first result in: the scheduler goes away
+                    local.close()
+                got.extend(chunk)
+    finally:
+        local.close()
+    message = str(lost.value)
+    address = local.scheduler_address
+    assert message.startswith(f"the Dask cluster at {address} (1 worker) was lost (")
+    assert "\n" not in message and "Traceback" not in message
+    assert 1 <= len(got) < plan.battles

@@ -280,3 +280,29 @@ def test_a_store_that_cannot_be_made_leaves_no_empty_file(
     with pytest.raises(OpenWarError):
         RunStore(path)
     assert path.exists()
+
+
+def test_workers_lost_mid_run_keep_the_finished_battles_and_say_how_to_resume(
+    store_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A lost cluster or a killed worker ended in a traceback, the resume line unsaid."""
+    from collections.abc import Iterator
+
+    import openwar.cli.simulate
+    from openwar.sim.executors import WorkLost
+
+    class Losing(InProcess):
+        def results(self, plan: SimulationPlan, chunks: list) -> Iterator[list[BattleResult]]:  # type: ignore[type-arg]
+            yield from list(super().results(plan, chunks))[:2]
+            raise WorkLost("the Dask cluster at tcp://10.0.0.9:8786 (2 workers) was lost (x)")
+
+    monkeypatch.setattr(openwar.cli.simulate, "make_executor", lambda *_: Losing())
+    assert main(["simulate", str(ARMY_A), str(ARMY_A), "-n", "3", "--workers", "1"]) == 1
+    err = capsys.readouterr().err
+    assert (
+        "openwar simulate: error: the Dask cluster at tcp://10.0.0.9:8786 (2 workers) was lost "
+        "(x): 2 of 3 battles of run 1 are kept in "
+    ) in err
+    assert err.rstrip().endswith("Resume with: openwar simulate --resume 1")
+    with RunStore(store_path) as runs:
+        assert runs.run(1).status == "interrupted" and runs.run(1).done == 2

@@ -107,12 +107,13 @@ def simulate_command(
                 finished = _play(runs, run_id, executor, err)
         except RunInterrupted as stop:
             err.print(
-                f"Interrupted: {stop.done} of {stop.total} battles of run {stop.run_id} are kept "
+                ("Interrupted" if not stop.reason else f"openwar simulate: error: {stop.reason}")
+                + f": {stop.done} of {stop.total} battles of run {stop.run_id} are kept "
                 f"in {runs.path}. Resume with: openwar simulate --resume {stop.run_id}"
                 + (f" --store {store}" if store is not None else ""),
                 markup=False,
             )
-            raise typer.Exit(130) from None
+            raise typer.Exit(1 if stop.reason else 130) from None
         _report(finished, runs.path, plot, as_json, err)
     failed = finished.summary["failed"]
     if failed:  # the figures are of the battles played; the run is not what was asked

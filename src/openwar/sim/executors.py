@@ -3,7 +3,10 @@
 Every executor takes chunks of ``(index, seed)`` and yields each chunk's results as soon as it
 is finished, in whatever order; the caller sorts by battle index, so results never depend on
 the executor. Pools start their workers with the 'spawn' method (no inherited state, the same
-on every platform) and workers ignore Ctrl-C, which the parent handles alone.
+on every platform) and workers ignore Ctrl-C, which the parent handles alone. A worker that
+dies (killed, out of memory) or a Dask cluster that is lost stops the work with
+:class:`WorkLost`, one line saying what was lost, never a hang or a traceback: the results
+already yielded stand.
 """
 
 from __future__ import annotations
@@ -15,15 +18,23 @@ import multiprocessing
 import signal
 import threading
 from collections.abc import Iterator, Sequence
+from concurrent.futures import CancelledError, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from types import TracebackType
 from typing import Any, Protocol
 
 from openwar.errors import OpenWarError
 from openwar.sim.plan import BattleResult, SimulationPlan, play_battles
+from openwar.words import counted
 
 Chunk = Sequence[tuple[int, int]]
 LOCAL_DASK = "local-dask"
 DASK_WORKERS = 2  # a LocalCluster of two single-threaded worker processes
+
+
+class WorkLost(OpenWarError):
+    """The processes playing the battles are gone (a worker killed, a cluster lost): the
+    results yielded before stand, the rest were not played."""
 
 
 class Executor(Protocol):
@@ -67,36 +78,51 @@ def _ignore_interrupt() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _play(args: tuple[SimulationPlan, Chunk]) -> list[BattleResult]:
-    return play_battles(*args)
-
-
 class ProcessPool:
-    """A local pool of ``workers`` processes started with 'spawn'."""
+    """A local pool of ``workers`` processes started with 'spawn'. A worker that dies (killed,
+    out of memory) breaks the pool, which is reported (:class:`WorkLost`) rather than waited
+    on for ever, as :mod:`multiprocessing`'s own pool would wait for the chunk it lost."""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        self._pool: Any = None
+        self._pool: ProcessPoolExecutor | None = None
 
     def __enter__(self) -> ProcessPool:
         context = multiprocessing.get_context("spawn")
-        self._pool = context.Pool(self.workers, initializer=_ignore_interrupt)
+        self._pool = ProcessPoolExecutor(
+            self.workers, mp_context=context, initializer=_ignore_interrupt
+        )
         return self
 
     def __exit__(
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        if kind is None:
-            self._pool.close()
-        else:  # interrupted or failed: do not wait for battles whose results nobody will keep
-            self._pool.terminate()
-        self._pool.join()
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        if kind is not None:  # interrupted or failed: stop battles whose results nobody keeps
+            processes = list(getattr(pool, "_processes", {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
+        pool.shutdown(wait=True)
 
     def describe(self) -> str:
         return f"a pool of {self.workers} local processes"
 
     def results(self, plan: SimulationPlan, chunks: list[Chunk]) -> Iterator[list[BattleResult]]:
-        yield from self._pool.imap_unordered(_play, [(plan, chunk) for chunk in chunks])
+        assert self._pool is not None, "enter the pool first"
+        futures = [self._pool.submit(play_battles, plan, chunk) for chunk in chunks]
+        try:
+            for future in as_completed(futures):
+                yield future.result()
+        except BrokenProcessPool:
+            raise WorkLost(
+                "a worker process of the local pool died (killed, or out of memory?)"
+            ) from None
+        finally:
+            for future in futures:
+                future.cancel()
 
 
 class DaskCluster:
@@ -133,10 +159,11 @@ class DaskCluster:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._client is not None:
-            self._client.close()
-        if self._cluster is not None:
-            self._cluster.close()
+        with _quiet_client():  # closing a client whose scheduler is gone logs that again
+            if self._client is not None:
+                self._client.close()
+            if self._cluster is not None:
+                self._cluster.close()
 
     def worker_threads(self) -> list[int]:
         """Threads of each worker process of the cluster."""
@@ -146,16 +173,48 @@ class DaskCluster:
     def describe(self) -> str:
         if self.address == LOCAL_DASK:
             return f"a Dask LocalCluster of {DASK_WORKERS} worker processes"
-        return f"the Dask cluster at {self.address} ({self.workers} workers)"
+        return f"the Dask cluster at {self.address} ({counted(self.workers, 'worker')})"
 
     def results(self, plan: SimulationPlan, chunks: list[Chunk]) -> Iterator[list[BattleResult]]:
-        shared = self._client.scatter(plan, broadcast=True)
-        futures = [self._client.submit(play_battles, shared, chunk, pure=False) for chunk in chunks]
+        distributed = _distributed()
         try:
-            for future in _distributed().as_completed(futures):
-                yield future.result()
-        finally:
-            self._client.cancel(futures)
+            with _quiet_client():
+                shared = self._client.scatter(plan, broadcast=True)
+                futures = [
+                    self._client.submit(play_battles, shared, chunk, pure=False) for chunk in chunks
+                ]
+            try:
+                for future in distributed.as_completed(futures):
+                    with _quiet_client():
+                        found = future.result()
+                    yield found
+            finally:
+                with _quiet_client(), contextlib.suppress(Exception):
+                    self._client.cancel(futures)
+        except (CancelledError, distributed.KilledWorker, OSError, TimeoutError) as exc:
+            raise WorkLost(f"{self.describe()} was lost ({_lost_reason(exc)})") from None
+
+
+def _lost_reason(exc: BaseException) -> str:
+    """Dask's own reason in a few words ("scheduler-connection-lost"), else the error's."""
+    words = str(exc)
+    if "reason:" in words:
+        words = words.rsplit("reason:", 1)[1].strip()
+    words = words.splitlines()[0] if words else ""
+    return words.split(". ", 1)[0].rstrip(".") or type(exc).__name__
+
+
+@contextlib.contextmanager
+def _quiet_client() -> Iterator[None]:
+    """Keep the Dask client's log quiet while we wait on it: a lost scheduler made it log a
+    traceback of its own before :class:`WorkLost` said the same in one line."""
+    logger = logging.getLogger("distributed.client")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 @contextlib.contextmanager

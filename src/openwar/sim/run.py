@@ -9,7 +9,7 @@ from typing import Any
 
 from openwar import __version__
 from openwar.errors import OpenWarError
-from openwar.sim.executors import Executor, chunked
+from openwar.sim.executors import Executor, WorkLost, chunked
 from openwar.sim.plan import BattleResult, SimulationPlan
 from openwar.sim.seeds import battle_seeds
 from openwar.sim.store import RunStore
@@ -19,13 +19,16 @@ OnResults = Callable[[list[BattleResult]], None]
 
 
 class RunInterrupted(OpenWarError):
-    """Ctrl-C stopped a run; the battles already finished are in the store."""
+    """Ctrl-C stopped a run, or its workers were lost (``reason``: what was lost); the battles
+    already finished are in the store."""
 
-    def __init__(self, run_id: int, done: int, total: int) -> None:
-        super().__init__(f"run {run_id} interrupted with {done} of {total} battles finished")
+    def __init__(self, run_id: int, done: int, total: int, reason: str = "") -> None:
+        why = reason or "interrupted"
+        super().__init__(f"run {run_id}: {why}, with {done} of {total} battles finished")
         self.run_id = run_id
         self.done = done
         self.total = total
+        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -76,7 +79,8 @@ def play_run(
     and summarise the run.
 
     Each chunk of results is committed as it arrives and then passed to ``on_results`` (the
-    progress bar). Ctrl-C marks the run interrupted and raises :class:`RunInterrupted`.
+    progress bar). Ctrl-C, or workers lost on the way (:class:`WorkLost`), mark the run
+    interrupted and raise :class:`RunInterrupted` (with the loss as its ``reason``).
     """
     plan = store.run(run_id).plan
     armies = plan.army_lists()
@@ -87,11 +91,12 @@ def play_run(
             store.add(run_id, results)
             if on_results is not None:
                 on_results(results)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, WorkLost) as exc:
         store.set_status(run_id, "interrupted")
-        raise RunInterrupted(run_id, store.run(run_id).done, plan.battles) from None
+        reason = str(exc) if isinstance(exc, WorkLost) else ""
+        raise RunInterrupted(run_id, store.run(run_id).done, plan.battles, reason) from None
     except BaseException:
-        store.set_status(run_id, "interrupted")  # e.g. a lost cluster: resumable all the same
+        store.set_status(run_id, "interrupted")  # resumable all the same
         raise
     results = store.results(run_id)
     summary = summarise(plan, (SideInfo.of(armies[0]), SideInfo.of(armies[1])), results)
