@@ -145,6 +145,22 @@ def test_bad_army_file_is_named(
     assert len(err.strip().splitlines()) == 1, err
 
 
+def test_an_invalid_army_names_the_unit_its_first_problem_is_about(
+    capsys: pytest.CaptureFixture[str], store_path: Path, tmp_path: Path
+) -> None:
+    """The line said "unknown unit type 'Defendrs' (and 2 more ...)", not of which unit."""
+    bad = tmp_path / "typo.yaml"
+    typo = ARMY_B.read_text().replace("type: Defenders", "type: Defendrs")
+    bad.write_text(typo.replace("type: Command", "type: Comand"))
+    code, _, err = run(capsys, "simulate", str(bad), str(ARMY_B), "-n", "2")
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert (
+        f"{bad}: Lodge Shieldwall: unknown unit type 'Defendrs' (did you mean 'Defenders'?) "
+        "[U1 unit types] (and "
+    ) in err
+    assert err.rstrip().endswith(f"more: `openwar army validate {bad}` lists them)")
+
+
 def test_a_run_with_failed_battles_keeps_them_and_exits_1(
     capsys: pytest.CaptureFixture[str], store_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -44,8 +44,10 @@ def no_battles(path: Path | str, ruleset: str) -> str | None:
 
 
 def first_problem(path: Path | str, report: ArmyReport) -> str:
-    """The first problem of an invalid army, and where to see the others."""
+    """The first problem of an invalid army, with the unit (and option) it is about and its
+    rule, and where to see the others."""
     first = report.problems[0]
     more = len(report.problems) - 1
     rest = f" (and {more} more: `openwar army validate {path}` lists them)" if more else ""
-    return f"{path}: {first.message}{rest}"
+    said = first.unit is not None and f"[{first.unit} " in str(path)  # a sweep's label says it
+    return f"{path}: {first.message if said else first}{rest}"
