@@ -42,3 +42,20 @@ def test_several_conditions_show_outcomes_by_condition(tmp_path: Path) -> None:
     assert b"By victory condition" in chart
     alone = plot_run(SUMMARY, RESULTS, tmp_path / "alone.svg").read_bytes()
     assert b"By victory condition" not in alone
+
+
+def test_panels_that_count_battles_have_whole_ticks() -> None:
+    """The rounds panel of 5 battles (2 and 3 of them) had ticks at 0.5, 1.5 ... battles."""
+    import matplotlib.pyplot as plt
+
+    from openwar.sim.plot import _histograms, _rounds
+
+    played = [BattleResult(i, i, 0, "minor", (1, 0), 4 if i < 2 else 5) for i in range(5)]
+    fig, (rounds, scores) = plt.subplots(1, 2)
+    _rounds(rounds, played)
+    _histograms(scores, [[1.0] * 3, [2.0] * 2], ["A", "B"], "score")
+    fig.canvas.draw()
+    for ax in (rounds, scores):
+        ticks = list(ax.get_yticks())
+        assert len(ticks) >= 3 and all(t == int(t) for t in ticks), ticks
+    plt.close(fig)

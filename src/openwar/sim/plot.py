@@ -107,6 +107,7 @@ def _histograms(ax: Any, values: list[list[float]], names: list[str], what: str)
 def _rounds(ax: Any, played: list[BattleResult]) -> None:
     counts = sorted(Counter(r.rounds for r in played).items())
     ax.bar([str(k) for k, _ in counts], [v for _, v in counts], color="#2e7d32")
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # battles: no 2.5 ticks
     ax.set_xlabel("rounds played")
     ax.set_ylabel("battles")
     ax.set_title("Length of the battles")
