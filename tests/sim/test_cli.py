@@ -87,6 +87,21 @@ def test_resume_completes_an_interrupted_run_with_identical_summary(
     assert code == 2 and "already complete" in err
 
 
+def test_runs_list_at_80_columns_wraps_the_armies_not_the_status_or_players(
+    capsys: pytest.CaptureFixture[str], store_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 80 columns the list read "interrup…" and "simple,si…"."""
+    simulate_json(capsys, "--workers", "1")
+    with RunStore(store_path) as store:
+        plan = store.run(1).plan
+        names = ("A Very Long Army Name Indeed", "Another Long Army Name")
+        store.set_status(store.create(plan, names, store.run(1).code_version), "interrupted")
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _ = run(capsys, "runs", "list")
+    assert code == 0 and max(len(line) for line in out.splitlines()) <= 80
+    assert "│ random  │" in out and "interrupted" in out and "complete" in out
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

@@ -52,13 +52,20 @@ def list_runs(
         return
     table = Table(title=escape(f"Runs in {path}"), title_justify="left")
     for column in ("id", "created", "A vs B", "players", "battles", "status", "A wins"):
-        table.add_column(column, justify="right" if column in ("id", "battles") else "left")
+        # at 80 columns the armies' names wrap, not the status or the players
+        table.add_column(
+            column,
+            justify="right" if column in ("id", "battles") else "left",
+            no_wrap=column in ("id", "players", "battles", "status"),
+            ratio=2 if column == "A vs B" else None,
+        )
     for run in found:
+        players = run.plan.players
         table.add_row(
             str(run.id),
             run.created[:16].replace("T", " "),
             escape(f"{run.army_names[0]} vs {run.army_names[1]}"),
-            ",".join(run.plan.players),
+            players[0] if players[0] == players[1] else ",".join(players),
             f"{run.done}/{run.plan.battles}",
             run.status,
             _win_rate(run),
