@@ -90,3 +90,26 @@ def test_the_odds_of_every_ruleset_never_reach_a_blas_sum(
         monkeypatch.setattr(np, name, refused)
     assert main(args) == 0
     assert '"distribution"' in capsys.readouterr().out
+
+
+# sha256 (first 16 hex digits) of each ODDS command's JSON as printed on 2026-11-28 (numpy
+# 2.4.6; the same with numpy's AVX-512 and AVX2 kernels switched off by
+# NPY_DISABLE_CPU_FEATURES): bits that move on another machine or another numpy are a broken
+# promise of the odds, not noise. A deliberate change of the output records its new digest.
+PINNED = ["9e18ebb593758f03", "31bea8b5c68cb80b", "fbe3ba790385fd3e", "52f5e8cfd60e5344",
+          "036caea9e7cf234d", "1fc048860d1d54e5"]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("args", "digest"),
+    list(zip(ODDS, PINNED, strict=True)),
+    ids=[f"{args[1]}-{i}" for i, args in enumerate(ODDS)],
+)
+def test_the_odds_json_is_the_bytes_recorded(
+    args: list[str], digest: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import hashlib
+
+    assert main(args) == 0
+    printed = capsys.readouterr().out
+    assert hashlib.sha256(printed.encode()).hexdigest()[:16] == digest, printed[:400]
