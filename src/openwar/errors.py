@@ -1,4 +1,5 @@
-"""Errors meant for people: the CLI prints their message as one line and exits with code 2."""
+"""Errors meant for people: the CLI prints their message as one line and exits with the error's
+``exit_code`` (2, a bad option or file, unless the error says otherwise)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,10 @@ import re
 
 
 class OpenWarError(ValueError):
-    """Base of every error caused by input (an option, a file, an action), not by a bug."""
+    """Base of every error caused by input (an option, a file, an action), not by a bug, or
+    by the machine (workers lost: exit code 1)."""
+
+    exit_code = 2
 
 
 class ProfileError(OpenWarError):

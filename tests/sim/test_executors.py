@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import signal
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
 from openwar.sim.executors import (
     DaskCluster,
     InProcess,
@@ -75,10 +81,24 @@ def test_processes_started_while_deaf_to_ctrl_c_keep_ignoring_it() -> None:
     assert (deaf.stdout.strip(), heard.stdout.strip()) == ("True", "False")
 
 
-def test_a_pool_worker_that_dies_is_reported_not_waited_on() -> None:
-    """multiprocessing's own pool waited for ever on the chunk a killed worker had taken."""
-    import pytest
+@pytest.fixture
+def deadline() -> Iterator[None]:
+    """Fail a test that would wait for ever (what these tests guard against) after 60 s."""
 
+    def late(*_: object) -> None:
+        raise TimeoutError("still waiting after 60 s")
+
+    previous = signal.signal(signal.SIGALRM, late)
+    signal.alarm(60)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_a_pool_worker_that_dies_is_reported_not_waited_on(deadline: None) -> None:
+    """multiprocessing's own pool waited for ever on the chunk a killed worker had taken."""
     from openwar.sim.executors import WorkLost
 
     plan = small_plan(battles=40)
@@ -93,10 +113,9 @@ def test_a_pool_worker_that_dies_is_reported_not_waited_on() -> None:
     assert 1 <= len(got) < plan.battles  # what came before the loss stands
 
 
-def test_a_lost_dask_cluster_is_reported_in_one_line() -> None:
+def test_a_lost_dask_cluster_is_reported_in_one_line(deadline: None) -> None:
     """A scheduler that went away made the client print a traceback of some 70 lines."""
     import distributed
-    import pytest
 
     from openwar.sim.executors import WorkLost
 
@@ -120,3 +139,54 @@ def test_a_lost_dask_cluster_is_reported_in_one_line() -> None:
     assert message.startswith(f"the Dask cluster at {address} (1 worker) was lost (")
     assert "\n" not in message and "Traceback" not in message
     assert 1 <= len(got) < plan.battles
+
+
+def test_a_pool_left_by_an_error_stops_its_workers_quietly(deadline: None) -> None:
+    """Cancelled futures that the pool then failed made its manager thread die with a
+    traceback (Python 3.11), and the workers were left running."""
+    import threading
+
+    errors: list[BaseException | None] = []
+    previous, threading.excepthook = threading.excepthook, lambda a: errors.append(a.exc_value)
+    try:
+        plan = small_plan(battles=40)
+        items = list(enumerate(battle_seeds(plan.seed, plan.battles)))
+        pool = ProcessPool(2)
+        workers: list[Any] = []
+        with pytest.raises(RuntimeError, match="the caller fails"), pool:
+            for _ in pool.results(plan, [[item] for item in items]):
+                workers = list(pool._pool._processes.values())  # type: ignore[union-attr]
+                raise RuntimeError("the caller fails")
+        assert len(workers) == 2 and all(w.exitcode is not None for w in workers)
+        for thread in threading.enumerate():  # the pool's manager thread has ended
+            if thread is not threading.current_thread() and "QueueManager" in type(thread).__name__:
+                thread.join(10)
+    finally:
+        threading.excepthook = previous
+    assert errors == []
+
+
+def test_a_battles_own_error_on_dask_is_not_a_lost_cluster(
+    deadline: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An OSError of our own code in a task (a broken install on a worker) was reported as a
+    lost cluster, with a resume that would fail the same way."""
+    import distributed
+
+    import openwar.sim.executors as executors
+
+    def broken(*_: object) -> list[BattleResult]:
+        raise FileNotFoundError("no such file: the worker's data")
+
+    monkeypatch.setattr(executors, "play_battles", broken)
+    local = distributed.LocalCluster(  # type: ignore[no-untyped-call]
+        n_workers=1, processes=False, dashboard_address=None
+    )
+    plan = small_plan(battles=2)
+    items = list(enumerate(battle_seeds(plan.seed, plan.battles)))
+    try:
+        cluster = DaskCluster(local.scheduler_address)
+        with pytest.raises(FileNotFoundError, match="the worker's data"), cluster:
+            list(cluster.results(plan, chunked(items, 1)))
+    finally:
+        local.close()

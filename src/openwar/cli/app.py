@@ -82,7 +82,8 @@ def _root(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; a bad option or file prints one line naming it and exits with code 2."""
+    """Run the CLI; a bad option or file prints one line naming it and exits with code 2 (lost
+    workers: code 1)."""
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     command = typer.main.get_command(app)
     tidy_help(command, ROLL_TYPES)
@@ -98,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     except OpenWarError as exc:
         where = command_path(command, sys.argv[1:] if argv is None else argv)
         err.print(f"{where}: error: {exc}", markup=False)
-        return 2
+        return exc.exit_code
     except Exit as exc:
         return exc.exit_code
     except Abort:

@@ -13,12 +13,20 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import itertools
 import logging
 import multiprocessing
+import os
 import signal
 import threading
 from collections.abc import Iterator, Sequence
-from concurrent.futures import CancelledError, ProcessPoolExecutor, as_completed
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    CancelledError,
+    Future,
+    ProcessPoolExecutor,
+    wait,
+)
 from concurrent.futures.process import BrokenProcessPool
 from types import TracebackType
 from typing import Any, Protocol
@@ -30,11 +38,14 @@ from openwar.words import counted
 Chunk = Sequence[tuple[int, int]]
 LOCAL_DASK = "local-dask"
 DASK_WORKERS = 2  # a LocalCluster of two single-threaded worker processes
+IN_FLIGHT = 4  # chunks per local worker submitted ahead of the results read
 
 
 class WorkLost(OpenWarError):
     """The processes playing the battles are gone (a worker killed, a cluster lost): the
-    results yielded before stand, the rest were not played."""
+    results yielded before stand, the rest were not played. Not the input's fault: exit 1."""
+
+    exit_code = 1
 
 
 class Executor(Protocol):
@@ -92,6 +103,14 @@ class ProcessPool:
         self._pool = ProcessPoolExecutor(
             self.workers, mp_context=context, initializer=_ignore_interrupt
         )
+        # start every worker now, deaf to Ctrl-C from its first instruction: one started later
+        # by the first battles heard a Ctrl-C before its initializer ran and printed a traceback.
+        # Each submit starts its process at once; only that is done deaf (a Ctrl-C while this
+        # process is deaf is lost), the workers' start-up is waited for after
+        with _deaf_to_ctrl_c():
+            started = [self._pool.submit(os.getpid) for _ in range(self.workers)]
+        for future in started:
+            future.result()
         return self
 
     def __exit__(
@@ -100,29 +119,40 @@ class ProcessPool:
         pool, self._pool = self._pool, None
         if pool is None:
             return
-        if kind is not None:  # interrupted or failed: stop battles whose results nobody keeps
-            processes = list(getattr(pool, "_processes", {}).values())
-            pool.shutdown(wait=False, cancel_futures=True)
-            for process in processes:
-                process.terminate()
-        pool.shutdown(wait=True)
+        if kind is None:
+            pool.shutdown(wait=True)
+            return
+        # interrupted or failed: drop the battles not started, stop those being played (their
+        # results nobody keeps) and wait for the processes to be gone
+        workers = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in workers:
+            process.terminate()
+        for process in workers:
+            process.join()
 
     def describe(self) -> str:
         return f"a pool of {self.workers} local processes"
 
     def results(self, plan: SimulationPlan, chunks: list[Chunk]) -> Iterator[list[BattleResult]]:
+        """Each chunk's results as it finishes, with a few chunks per worker in flight (not
+        every chunk of a million battles queued at once)."""
         assert self._pool is not None, "enter the pool first"
-        futures = [self._pool.submit(play_battles, plan, chunk) for chunk in chunks]
+        waiting = iter(chunks)
+        running: set[Future[list[BattleResult]]] = set()
         try:
-            for future in as_completed(futures):
-                yield future.result()
+            for chunk in itertools.islice(waiting, IN_FLIGHT * self.workers):
+                running.add(self._pool.submit(play_battles, plan, chunk))
+            while running:
+                done, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    for chunk in itertools.islice(waiting, 1):
+                        running.add(self._pool.submit(play_battles, plan, chunk))
+                    yield future.result()
         except BrokenProcessPool:
             raise WorkLost(
                 "a worker process of the local pool died (killed, or out of memory?)"
             ) from None
-        finally:
-            for future in futures:
-                future.cancel()
 
 
 class DaskCluster:
@@ -177,6 +207,7 @@ class DaskCluster:
 
     def results(self, plan: SimulationPlan, chunks: list[Chunk]) -> Iterator[list[BattleResult]]:
         distributed = _distributed()
+        own: BaseException | None = None  # a battle's own error (a bug, a broken install)
         try:
             with _quiet_client():
                 shared = self._client.scatter(plan, broadcast=True)
@@ -185,14 +216,20 @@ class DaskCluster:
                 ]
             try:
                 for future in distributed.as_completed(futures):
+                    error = future.exception() if future.status == "error" else None
+                    if error is not None and not isinstance(error, distributed.KilledWorker):
+                        own = error
+                        break
                     with _quiet_client():
                         found = future.result()
                     yield found
             finally:
                 with _quiet_client(), contextlib.suppress(Exception):
                     self._client.cancel(futures)
-        except (CancelledError, distributed.KilledWorker, OSError, TimeoutError) as exc:
+        except (CancelledError, distributed.KilledWorker, OSError) as exc:
             raise WorkLost(f"{self.describe()} was lost ({_lost_reason(exc)})") from None
+        if own is not None:
+            raise own  # as it is: not a lost cluster, and a resume would fail the same way
 
 
 def _lost_reason(exc: BaseException) -> str:
