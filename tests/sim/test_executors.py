@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from openwar.sim.executors import (
+    Chunk,
     DaskCluster,
     InProcess,
     ProcessPool,
@@ -81,6 +82,12 @@ def test_processes_started_while_deaf_to_ctrl_c_keep_ignoring_it() -> None:
     assert (deaf.stdout.strip(), heard.stdout.strip()) == ("True", "False")
 
 
+def one_by_one(battles: int) -> tuple[SimulationPlan, list[Chunk]]:
+    """A plan and its battles in chunks of one, so results come one at a time."""
+    plan = small_plan(battles=battles)
+    return plan, [[item] for item in enumerate(battle_seeds(plan.seed, plan.battles))]
+
+
 @pytest.fixture
 def deadline() -> Iterator[None]:
     """Fail a test that would wait for ever (what these tests guard against) after 60 s."""
@@ -101,12 +108,11 @@ def test_a_pool_worker_that_dies_is_reported_not_waited_on(deadline: None) -> No
     """multiprocessing's own pool waited for ever on the chunk a killed worker had taken."""
     from openwar.sim.executors import WorkLost
 
-    plan = small_plan(battles=40)
-    items = list(enumerate(battle_seeds(plan.seed, plan.battles)))
+    plan, chunks = one_by_one(40)
     pool = ProcessPool(2)
     got: list[BattleResult] = []
     with pytest.raises(WorkLost, match="a worker process of the local pool died"), pool:
-        for chunk in pool.results(plan, [[item] for item in items]):
+        for chunk in pool.results(plan, chunks):
             if not got:  # the first result in: kill a worker while the others play
                 next(iter(pool._pool._processes.values())).kill()  # type: ignore[union-attr]
             got.extend(chunk)
@@ -119,8 +125,7 @@ def test_a_lost_dask_cluster_is_reported_in_one_line(deadline: None) -> None:
 
     from openwar.sim.executors import WorkLost
 
-    plan = small_plan(battles=40)
-    items = list(enumerate(battle_seeds(plan.seed, plan.battles)))
+    plan, chunks = one_by_one(40)
     local = distributed.LocalCluster(  # type: ignore[no-untyped-call]
         n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
     )
@@ -128,7 +133,7 @@ def test_a_lost_dask_cluster_is_reported_in_one_line(deadline: None) -> None:
     got: list[BattleResult] = []
     try:
         with pytest.raises(WorkLost) as lost, cluster:
-            for chunk in cluster.results(plan, [[item] for item in items]):
+            for chunk in cluster.results(plan, chunks):
                 if not got:  # the first result in: the scheduler goes away
                     local.close()
                 got.extend(chunk)
@@ -149,12 +154,11 @@ def test_a_pool_left_by_an_error_stops_its_workers_quietly(deadline: None) -> No
     errors: list[BaseException | None] = []
     previous, threading.excepthook = threading.excepthook, lambda a: errors.append(a.exc_value)
     try:
-        plan = small_plan(battles=40)
-        items = list(enumerate(battle_seeds(plan.seed, plan.battles)))
+        plan, chunks = one_by_one(40)
         pool = ProcessPool(2)
         workers: list[Any] = []
         with pytest.raises(RuntimeError, match="the caller fails"), pool:
-            for _ in pool.results(plan, [[item] for item in items]):
+            for _ in pool.results(plan, chunks):
                 workers = list(pool._pool._processes.values())  # type: ignore[union-attr]
                 raise RuntimeError("the caller fails")
         assert len(workers) == 2 and all(w.exitcode is not None for w in workers)
