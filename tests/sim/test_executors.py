@@ -152,7 +152,12 @@ def test_a_pool_left_by_an_error_stops_its_workers_quietly(deadline: None) -> No
     import threading
 
     errors: list[BaseException | None] = []
-    previous, threading.excepthook = threading.excepthook, lambda a: errors.append(a.exc_value)
+
+    def hook(args: threading.ExceptHookArgs) -> None:  # only the pool's own thread counts
+        if type(args.thread).__name__ == "_ExecutorManagerThread":
+            errors.append(args.exc_value)
+
+    previous, threading.excepthook = threading.excepthook, hook
     try:
         plan, chunks = one_by_one(40)
         pool = ProcessPool(2)
@@ -163,7 +168,7 @@ def test_a_pool_left_by_an_error_stops_its_workers_quietly(deadline: None) -> No
                 raise RuntimeError("the caller fails")
         assert len(workers) == 2 and all(w.exitcode is not None for w in workers)
         for thread in threading.enumerate():  # the pool's manager thread has ended
-            if thread is not threading.current_thread() and "QueueManager" in type(thread).__name__:
+            if type(thread).__name__ == "_ExecutorManagerThread":
                 thread.join(10)
     finally:
         threading.excepthook = previous
