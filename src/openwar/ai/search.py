@@ -10,9 +10,9 @@ from one unit's orders at a time (:meth:`Evaluation.rollout_menu`). The leaf is
 scored by the evaluation's position value as a win chance (a finished battle by its result).
 The same rollout dice are used for every candidate (common random numbers), so candidates are
 compared on the same luck: one stream per rollout, drawn from in turn, or with ``unit_dice``
-(off by default, not yet measured) one stream per unit, so a unit's k-th action meets the same
-dice whatever acted before it (:meth:`SearchPlayer.dice`). The candidates are the best actions,
-in the order of their values, that the ruleset calls distinct from each other
+(off by default: no gain measured, docs/ai.md) one stream per unit, so a unit's k-th action
+meets the same dice whatever acted before it (:meth:`SearchPlayer.dice`). The candidates are
+the best actions, in the order of their values, that the ruleset calls distinct from each other
 (:meth:`SearchPlayer.shortlist`, :meth:`Evaluation.distinct`): in OpenWar, where units act in
 alternation, the best action of each unit, so the rollouts judge which unit acts now; in Age of
 Sigmar, where a side moves its whole army in its turn, a unit's different moves, targets and
