@@ -73,7 +73,8 @@ def test_a_units_own_number_is_varied_at_fixed_points() -> None:
                            "you mean 'armor'?)"),
         ("Spear.range", [3, 4], "Legion Cohort: profile Spear.range cannot be changed: a melee "
                                 "weapon has no range"),
-        ("armor", [3, 13], "[Legion Cohort armor 13]: profile armor 13 is outside 1..12"),
+        ("armor", [3, 13], "[Legion Cohort armor 13]: Legion Cohort: profile armor 13 is "
+                           "outside 1..12 [U20"),
     ],
 )  # fmt: skip
 def test_a_number_the_unit_lacks_or_cannot_take_is_one_line(

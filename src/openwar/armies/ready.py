@@ -49,5 +49,4 @@ def first_problem(path: Path | str, report: ArmyReport) -> str:
     first = report.problems[0]
     more = len(report.problems) - 1
     rest = f" (and {more} more: `openwar army validate {path}` lists them)" if more else ""
-    said = first.unit is not None and f"[{first.unit} " in str(path)  # a sweep's label says it
-    return f"{path}: {first.message if said else first}{rest}"
+    return f"{path}: {first}{rest}"
