@@ -125,11 +125,14 @@ class ProcessPool:
         # interrupted or failed: drop the battles not started, stop those being played (their
         # results nobody keeps) and wait for the processes to be gone
         workers = list((getattr(pool, "_processes", None) or {}).values())
+        manager = getattr(pool, "_executor_manager_thread", None)  # it joins them too
         pool.shutdown(wait=False, cancel_futures=True)
         for process in workers:
             process.terminate()
         for process in workers:
             process.join()
+        if manager is not None:  # else a worker it reaped could still read as running
+            manager.join()
 
     def describe(self) -> str:
         return f"a pool of {self.workers} local processes"
