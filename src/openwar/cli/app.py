@@ -29,6 +29,7 @@ from openwar.cli.runs import runs_app
 from openwar.cli.simulate import simulate_command
 from openwar.cli.sweep import sweep_command
 from openwar.errors import OpenWarError, plain_words
+from openwar.stopping import INTERRUPTED_EXIT, TERMINATED_EXIT, Terminated, sigterm_stops
 
 # what an option read by these parsers shows in --help instead of its Python type
 ROLL_TYPES = {options.roll: "<N+>", options.save: "<N+|->", options.optional_roll: "<N+|->"}
@@ -83,12 +84,13 @@ def _root(
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; a bad option or file prints one line naming it and exits with code 2 (lost
-    workers: code 1)."""
+    workers: code 1; Ctrl-C: 130; SIGTERM: 143, stopping as Ctrl-C does)."""
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     command = typer.main.get_command(app)
     tidy_help(command, ROLL_TYPES)
     try:
-        result = command.main(args=argv, standalone_mode=False, prog_name="openwar")
+        with sigterm_stops():  # a SIGTERM stops a command as Ctrl-C does (openwar.stopping)
+            result = command.main(args=argv, standalone_mode=False, prog_name="openwar")
     except NoArgsIsHelpError as exc:
         typer.echo(exc.ctx.get_help() if exc.ctx else "", err=True)
         return 2
@@ -102,9 +104,12 @@ def main(argv: list[str] | None = None) -> int:
         return exc.exit_code
     except Exit as exc:
         return exc.exit_code
-    except Abort:
+    except Abort as exc:
+        if isinstance(exc.__cause__, Terminated):
+            err.print("openwar: terminated", markup=False)
+            return TERMINATED_EXIT
         err.print("openwar: interrupted", markup=False)
-        return 130
+        return INTERRUPTED_EXIT
     return int(result) if isinstance(result, int) else 0
 
 

@@ -32,6 +32,7 @@ from openwar.sim.run import (
 )
 from openwar.sim.seeds import MAX_BATTLES, MAX_SEED
 from openwar.sim.store import ENV_STORE, RunStore, default_store
+from openwar.stopping import INTERRUPTED_EXIT, TERMINATED_EXIT
 from openwar.words import counted
 
 ArmyArgument = Annotated[Path | None, typer.Argument(help="Army file of side A (YAML).")]
@@ -106,14 +107,19 @@ def simulate_command(
                     err.print(f"Resuming run {run_id} from {runs.path}", markup=False)
                 finished = _play(runs, run_id, executor, err)
         except RunInterrupted as stop:
+            if stop.reason:
+                what, code = f"openwar simulate: error: {stop.reason}", 1
+            elif stop.terminated:
+                what, code = "Terminated", TERMINATED_EXIT
+            else:
+                what, code = "Interrupted", INTERRUPTED_EXIT
             err.print(
-                ("Interrupted" if not stop.reason else f"openwar simulate: error: {stop.reason}")
-                + f": {stop.done} of {stop.total} battles of run {stop.run_id} are kept "
+                f"{what}: {stop.done} of {stop.total} battles of run {stop.run_id} are kept "
                 f"in {runs.path}. Resume with: openwar simulate --resume {stop.run_id}"
                 + (f" --store {store}" if store is not None else ""),
                 markup=False,
             )
-            raise typer.Exit(1 if stop.reason else 130) from None
+            raise typer.Exit(code) from None
         _report(finished, runs.path, plot, as_json, err)
     failed = finished.summary["failed"]
     if failed:  # the figures are of the battles played; the run is not what was asked

@@ -33,6 +33,7 @@ from typing import Any, Protocol
 
 from openwar.errors import OpenWarError
 from openwar.sim.plan import BattleResult, SimulationPlan, play_battles
+from openwar.stopping import worker_start
 from openwar.words import counted
 
 Chunk = Sequence[tuple[int, int]]
@@ -85,10 +86,6 @@ class InProcess:
             yield play_battles(plan, chunk)
 
 
-def _ignore_interrupt() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 class ProcessPool:
     """A local pool of ``workers`` processes started with 'spawn'. A worker that dies (killed,
     out of memory) breaks the pool, which is reported (:class:`WorkLost`) rather than waited
@@ -100,14 +97,12 @@ class ProcessPool:
 
     def __enter__(self) -> ProcessPool:
         context = multiprocessing.get_context("spawn")
-        self._pool = ProcessPoolExecutor(
-            self.workers, mp_context=context, initializer=_ignore_interrupt
-        )
+        self._pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=worker_start)
         # start every worker now, deaf to Ctrl-C from its first instruction: one started later
         # by the first battles heard a Ctrl-C before its initializer ran and printed a traceback.
         # Each submit starts its process at once; only that is done deaf (a Ctrl-C while this
         # process is deaf is lost), the workers' start-up is waited for after
-        with _deaf_to_ctrl_c():
+        with _deaf_to_ctrl_c(sigterm=True):
             started = [self._pool.submit(os.getpid) for _ in range(self.workers)]
         for future in started:
             future.result()
@@ -123,12 +118,12 @@ class ProcessPool:
             pool.shutdown(wait=True)
             return
         # interrupted or failed: drop the battles not started, stop those being played (their
-        # results nobody keeps) and wait for the processes to be gone
+        # results nobody keeps: killed, as they are deaf to SIGTERM) and wait for them to go
         workers = list((getattr(pool, "_processes", None) or {}).values())
         manager = getattr(pool, "_executor_manager_thread", None)  # it joins them too
         pool.shutdown(wait=False, cancel_futures=True)
         for process in workers:
-            process.terminate()
+            process.kill()
         for process in workers:
             process.join()
         if manager is not None:  # else a worker it reaped could still read as running
@@ -258,19 +253,22 @@ def _quiet_client() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _deaf_to_ctrl_c() -> Iterator[None]:
-    """Ignore SIGINT while worker processes start (a process started then keeps ignoring it):
-    a Ctrl-C at the terminal reaches the whole process group, and each Dask worker printed
-    its own traceback while this process was already stopping them. Elsewhere than in the
-    main thread signals cannot be set, and nothing changes."""
+def _deaf_to_ctrl_c(*, sigterm: bool = False) -> Iterator[None]:
+    """Ignore SIGINT (and with ``sigterm`` SIGTERM) while worker processes start (a process
+    started then keeps ignoring it): a Ctrl-C at the terminal, or a SIGTERM to the process
+    group, reaches every process, and each Dask worker printed its own traceback while this
+    process was already stopping them. (Dask's workers keep SIGTERM: their nannies stop them
+    with it.) Elsewhere than in the main thread signals cannot be set, and nothing changes."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    stops = (signal.SIGINT, signal.SIGTERM) if sigterm else (signal.SIGINT,)
+    previous = [signal.signal(number, signal.SIG_IGN) for number in stops]
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for number, handler in zip(stops, previous, strict=True):
+            signal.signal(number, handler)
 
 
 def _distributed() -> Any:

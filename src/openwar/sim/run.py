@@ -14,21 +14,25 @@ from openwar.sim.plan import BattleResult, SimulationPlan
 from openwar.sim.seeds import battle_seeds
 from openwar.sim.store import RunStore
 from openwar.sim.summary import SideInfo, summarise
+from openwar.stopping import Terminated
 
 OnResults = Callable[[list[BattleResult]], None]
 
 
 class RunInterrupted(OpenWarError):
-    """Ctrl-C stopped a run, or its workers were lost (``reason``: what was lost); the battles
-    already finished are in the store."""
+    """Ctrl-C or SIGTERM (``terminated``) stopped a run, or its workers were lost (``reason``:
+    what was lost); the battles already finished are in the store."""
 
-    def __init__(self, run_id: int, done: int, total: int, reason: str = "") -> None:
-        why = reason or "interrupted"
+    def __init__(
+        self, run_id: int, done: int, total: int, reason: str = "", *, terminated: bool = False
+    ) -> None:
+        why = reason or ("terminated" if terminated else "interrupted")
         super().__init__(f"run {run_id}: {why}, with {done} of {total} battles finished")
         self.run_id = run_id
         self.done = done
         self.total = total
         self.reason = reason
+        self.terminated = terminated
 
 
 @dataclass(frozen=True)
@@ -79,8 +83,10 @@ def play_run(
     and summarise the run.
 
     Each chunk of results is committed as it arrives and then passed to ``on_results`` (the
-    progress bar). Ctrl-C, or workers lost on the way (:class:`WorkLost`), mark the run
-    interrupted and raise :class:`RunInterrupted` (with the loss as its ``reason``).
+    progress bar). Ctrl-C, SIGTERM (:class:`~openwar.stopping.Terminated`, under
+    :func:`~openwar.stopping.sigterm_stops`) or workers lost on the way (:class:`WorkLost`)
+    mark the run interrupted and raise :class:`RunInterrupted` (with the loss as its
+    ``reason``).
     """
     plan = store.run(run_id).plan
     armies = plan.army_lists()
@@ -94,7 +100,13 @@ def play_run(
     except (KeyboardInterrupt, WorkLost) as exc:
         store.set_status(run_id, "interrupted")
         reason = str(exc) if isinstance(exc, WorkLost) else ""
-        raise RunInterrupted(run_id, store.run(run_id).done, plan.battles, reason) from None
+        raise RunInterrupted(
+            run_id,
+            store.run(run_id).done,
+            plan.battles,
+            reason,
+            terminated=isinstance(exc, Terminated),
+        ) from None
     except BaseException:
         store.set_status(run_id, "interrupted")  # resumable all the same
         raise

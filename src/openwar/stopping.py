@@ -1,0 +1,72 @@
+"""Stopping on a signal: SIGTERM (``kill``, ``timeout``, a job scheduler ending a job) stops a
+command as Ctrl-C does, so a long simulation keeps its finished battles and says how to
+resume, and the worker processes go with it.
+
+A Ctrl-C raises :class:`KeyboardInterrupt` in the main thread; SIGTERM's default is to end the
+process at once, leaving a run marked "running" and its pool's workers playing on for nobody.
+Under :func:`sigterm_stops` SIGTERM raises :class:`Terminated` instead, a kind of
+``KeyboardInterrupt``, so every path that cleans up after a Ctrl-C cleans up after it too. Only
+the first SIGTERM raises: the ones after it (a process group signalled twice, an impatient
+``kill``) are ignored while that clean-up runs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from types import FrameType
+
+TERMINATED_EXIT = 128 + signal.SIGTERM  # what a shell reports for a process ended by SIGTERM
+INTERRUPTED_EXIT = 128 + signal.SIGINT
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived (see :func:`sigterm_stops`)."""
+
+
+@contextlib.contextmanager
+def sigterm_stops() -> Iterator[None]:
+    """While inside, the first SIGTERM raises :class:`Terminated` in the main thread and later
+    ones are ignored; the previous handler comes back on the way out. Elsewhere than in the
+    main thread signals cannot be set, and nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    received = False
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        nonlocal received
+        if not received:
+            received = True
+            raise Terminated("terminated (SIGTERM)")
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def worker_start() -> None:
+    """A worker process's first step: deaf to Ctrl-C and SIGTERM, which reach the whole process
+    group but are its parent's to act on (the parent stops it), and gone as soon as its parent
+    is (killed outright, the parent cannot stop anything): a worker never plays on orphaned."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    parent = os.getppid()
+    threading.Thread(
+        target=_follow, args=(parent,), name="openwar-parent-watch", daemon=True
+    ).start()
+
+
+PARENT_POLL = 0.5  # seconds between a worker's looks at whether its parent is still there
+
+
+def _follow(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL)
+    os._exit(1)  # reparented: the process that gave us work is gone
