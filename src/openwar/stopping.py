@@ -28,6 +28,16 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM arrived (see :func:`sigterm_stops`)."""
 
 
+class Stopped(Exception):
+    """A command stopped by Ctrl-C or SIGTERM (``terminated``), as the CLI reports it: Typer
+    would turn the ``KeyboardInterrupt`` into a silent exit 130, whichever signal it was."""
+
+    def __init__(self, terminated: bool) -> None:
+        super().__init__("terminated" if terminated else "interrupted")
+        self.terminated = terminated
+        self.exit_code = TERMINATED_EXIT if terminated else INTERRUPTED_EXIT
+
+
 @contextlib.contextmanager
 def sigterm_stops() -> Iterator[None]:
     """While inside, the first SIGTERM raises :class:`Terminated` in the main thread and later

@@ -11,6 +11,7 @@ import pytest
 
 from openwar.cli.app import main
 from openwar.sim.store import RunStore
+from openwar.stopping import Terminated
 
 from .conftest import ARMY_A, ARMY_B
 
@@ -208,3 +209,35 @@ def test_more_workers_than_eight_a_core_are_refused(
     assert code == 2 and len(err.strip().splitlines()) == 1
     assert "'--workers': 17 worker processes on a machine with 2 cores; at most 16" in err
     assert not store_path.exists()  # refused before any store or process
+
+
+@pytest.mark.parametrize(
+    ("stop", "code", "said"),
+    [
+        (KeyboardInterrupt(), 130, "openwar: interrupted"),
+        (Terminated(), 143, "openwar: terminated"),
+    ],
+)
+def test_a_stopped_sweep_says_so_with_the_signals_exit_code(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    stop: KeyboardInterrupt, code: int, said: str,
+) -> None:  # fmt: skip
+    # Typer turns a KeyboardInterrupt into a silent exit 130; a stopped command says it stopped
+    def stopped(*_: object) -> None:
+        raise stop
+
+    monkeypatch.setattr("openwar.cli.sweep.play_sweep", stopped)
+    argv = [
+        "sweep",
+        *ARMIES,
+        "--unit",
+        "Lodge Shieldwall",
+        "--size",
+        "10,20",
+        "--side",
+        "B",
+        "--workers",
+        "1",
+    ]
+    returned, out, err = run(capsys, *argv)
+    assert (returned, out, err.splitlines()[-1]) == (code, "", said)  # after the progress bar

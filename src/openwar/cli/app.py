@@ -20,6 +20,7 @@ from openwar.cli.clickcompat import (
     Abort,
     Exit,
     NoArgsIsHelpError,
+    StoppableGroup,
     UsageError,
     command_path,
     tidy_help,
@@ -29,7 +30,7 @@ from openwar.cli.runs import runs_app
 from openwar.cli.simulate import simulate_command
 from openwar.cli.sweep import sweep_command
 from openwar.errors import OpenWarError, plain_words
-from openwar.stopping import INTERRUPTED_EXIT, TERMINATED_EXIT, Terminated, sigterm_stops
+from openwar.stopping import INTERRUPTED_EXIT, Stopped, sigterm_stops
 
 # what an option read by these parsers shows in --help instead of its Python type
 ROLL_TYPES = {options.roll: "<N+>", options.save: "<N+|->", options.optional_roll: "<N+|->"}
@@ -40,6 +41,7 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
+    cls=StoppableGroup,
 )
 app.add_typer(odds_app, name="odds")
 app.add_typer(bench_app, name="bench")
@@ -102,12 +104,12 @@ def main(argv: list[str] | None = None) -> int:
         where = command_path(command, sys.argv[1:] if argv is None else argv)
         err.print(f"{where}: error: {exc}", markup=False)
         return exc.exit_code
+    except Stopped as exc:
+        err.print(f"openwar: {exc}", markup=False)
+        return exc.exit_code
     except Exit as exc:
         return exc.exit_code
-    except Abort as exc:
-        if isinstance(exc.__cause__, Terminated):
-            err.print("openwar: terminated", markup=False)
-            return TERMINATED_EXIT
+    except Abort:  # end of input at a prompt
         err.print("openwar: interrupted", markup=False)
         return INTERRUPTED_EXIT
     return int(result) if isinstance(result, int) else 0

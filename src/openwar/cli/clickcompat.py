@@ -11,12 +11,15 @@ from typer._click import Command, Context
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
 from typer.core import TyperGroup, TyperOption
 
+from openwar.stopping import Stopped, Terminated
+
 __all__ = [
     "Abort",
     "Command",
     "Context",
     "Exit",
     "NoArgsIsHelpError",
+    "StoppableGroup",
     "UsageError",
     "command_path",
     "tidy_help",
@@ -52,3 +55,15 @@ def command_path(command: Command, argv: list[str], name: str = "openwar") -> st
         command = command.commands[word]
         path.append(word)
     return " ".join(path)
+
+
+class StoppableGroup(TyperGroup):
+    """The root command group: a Ctrl-C or SIGTERM that stops a command leaves it as
+    :class:`~openwar.stopping.Stopped`, which the CLI reports in one line with the signal's
+    exit code, not as the silent exit 130 Typer makes of any ``KeyboardInterrupt``."""
+
+    def invoke(self, ctx: Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as exc:
+            raise Stopped(isinstance(exc, Terminated)) from None
