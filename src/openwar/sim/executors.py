@@ -98,8 +98,9 @@ class ProcessPool:
     def __enter__(self) -> ProcessPool:
         context = multiprocessing.get_context("spawn")
         self._pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=worker_start)
-        # start every worker now, deaf to Ctrl-C from its first instruction: one started later
-        # by the first battles heard a Ctrl-C before its initializer ran and printed a traceback.
+        # start every worker now, deaf to Ctrl-C and SIGTERM from its first instruction: one started
+        # later by the first battles heard a Ctrl-C before its initializer ran and printed a
+        # traceback.
         # Each submit starts its process at once; only that is done deaf (a Ctrl-C while this
         # process is deaf is lost), the workers' start-up is waited for after
         with _deaf_to_ctrl_c(sigterm=True):
