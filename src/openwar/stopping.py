@@ -4,10 +4,10 @@ resume, and the worker processes go with it.
 
 A Ctrl-C raises :class:`KeyboardInterrupt` in the main thread; SIGTERM's default is to end the
 process at once, leaving a run marked "running" and its pool's workers playing on for nobody.
-Under :func:`sigterm_stops` SIGTERM raises :class:`Terminated` instead, a kind of
+Under :func:`stops` SIGTERM raises :class:`Terminated` instead, a kind of
 ``KeyboardInterrupt``, so every path that cleans up after a Ctrl-C cleans up after it too. Only
-the first SIGTERM raises: the ones after it (a process group signalled twice, an impatient
-``kill``) are ignored while that clean-up runs.
+the first signal raises: the ones after it (Ctrl-C pressed twice, a process group signalled
+twice, an impatient ``kill``) are ignored while that clean-up runs.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ INTERRUPTED_EXIT = 128 + signal.SIGINT
 
 
 class Terminated(KeyboardInterrupt):
-    """SIGTERM arrived (see :func:`sigterm_stops`)."""
+    """SIGTERM arrived (see :func:`stops`)."""
 
 
 class Stopped(Exception):
@@ -39,10 +39,14 @@ class Stopped(Exception):
 
 
 @contextlib.contextmanager
-def sigterm_stops() -> Iterator[None]:
-    """While inside, the first SIGTERM raises :class:`Terminated` in the main thread and later
-    ones are ignored; the previous handler comes back on the way out. Elsewhere than in the
-    main thread signals cannot be set, and nothing changes."""
+def stops() -> Iterator[None]:
+    """While inside, the first Ctrl-C raises :class:`KeyboardInterrupt` and the first SIGTERM
+    :class:`Terminated` in the main thread; every one after the first (a key pressed twice,
+    ``timeout``, which signals the process and then its group) is ignored, so the clean-up it
+    started runs to its end and its one line is printed. The previous handlers come back on
+    the way out, unless a signal came: then both stay ignored, as the process is ending and
+    a late one would only kill it after its last line. Elsewhere than in the main thread
+    signals cannot be set, and nothing changes."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -50,15 +54,20 @@ def sigterm_stops() -> Iterator[None]:
 
     def stop(signum: int, frame: FrameType | None) -> None:
         nonlocal received
-        if not received:
-            received = True
+        if received:
+            return
+        received = True
+        if signum == signal.SIGTERM:
             raise Terminated("terminated (SIGTERM)")
+        raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGTERM, stop)
+    numbers = (signal.SIGINT, signal.SIGTERM)
+    previous = [signal.signal(number, stop) for number in numbers]
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for number, handler in zip(numbers, previous, strict=True):
+            signal.signal(number, signal.SIG_IGN if received else handler)
 
 
 def worker_start() -> None:

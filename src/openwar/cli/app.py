@@ -30,7 +30,7 @@ from openwar.cli.runs import runs_app
 from openwar.cli.simulate import simulate_command
 from openwar.cli.sweep import sweep_command
 from openwar.errors import OpenWarError, plain_words
-from openwar.stopping import INTERRUPTED_EXIT, Stopped, sigterm_stops
+from openwar.stopping import Stopped, Terminated, stops
 
 # what an option read by these parsers shows in --help instead of its Python type
 ROLL_TYPES = {options.roll: "<N+>", options.save: "<N+|->", options.optional_roll: "<N+|->"}
@@ -88,11 +88,18 @@ def main(argv: list[str] | None = None) -> int:
     """Run the CLI; a bad option or file prints one line naming it and exits with code 2 (lost
     workers: code 1; Ctrl-C: 130; SIGTERM: 143, stopping as Ctrl-C does)."""
     err = Console(stderr=True, highlight=False, soft_wrap=True)
+    with stops():  # Ctrl-C or SIGTERM: once, whenever it comes (openwar.stopping)
+        try:
+            return _main(argv, err)
+        except KeyboardInterrupt as exc:  # before or after a command runs (Stopped: during)
+            return _stopped(Stopped(isinstance(exc, Terminated)), err)
+
+
+def _main(argv: list[str] | None, err: Console) -> int:
     command = typer.main.get_command(app)
     tidy_help(command, ROLL_TYPES)
     try:
-        with sigterm_stops():  # a SIGTERM stops a command as Ctrl-C does (openwar.stopping)
-            result = command.main(args=argv, standalone_mode=False, prog_name="openwar")
+        result = command.main(args=argv, standalone_mode=False, prog_name="openwar")
     except NoArgsIsHelpError as exc:
         typer.echo(exc.ctx.get_help() if exc.ctx else "", err=True)
         return 2
@@ -105,15 +112,19 @@ def main(argv: list[str] | None = None) -> int:
         err.print(f"{where}: error: {exc}", markup=False)
         return exc.exit_code
     except Stopped as exc:
-        err.print(f"openwar: {exc}", markup=False)
-        return exc.exit_code
+        return _stopped(exc, err)
     except Exit as exc:
         return exc.exit_code
     except Abort:  # end of input at a prompt
-        err.print("openwar: interrupted", markup=False)
-        return INTERRUPTED_EXIT
+        return _stopped(Stopped(terminated=False), err)
     return int(result) if isinstance(result, int) else 0
 
 
+def _stopped(stop: Stopped, err: Console) -> int:
+    err.print(f"openwar: {stop}", markup=False)
+    return stop.exit_code
+
+
 def run() -> None:
+    """The console script's body (:mod:`openwar.cli.entry` imports this module)."""
     sys.exit(main())

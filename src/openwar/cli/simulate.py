@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
@@ -116,7 +117,9 @@ def simulate_command(
             err.print(
                 f"{what}: {stop.done} of {stop.total} battles of run {stop.run_id} are kept "
                 f"in {runs.path}. Resume with: openwar simulate --resume {stop.run_id}"
-                + (f" --store {store}" if store is not None else ""),
+                + (f" --store {shlex.quote(str(store))}" if store is not None else "")
+                + (f" --plot {shlex.quote(str(plot))}" if plot is not None else "")
+                + (" --json" if as_json else ""),
                 markup=False,
             )
             raise typer.Exit(code) from None

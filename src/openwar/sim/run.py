@@ -84,7 +84,7 @@ def play_run(
 
     Each chunk of results is committed as it arrives and then passed to ``on_results`` (the
     progress bar). Ctrl-C, SIGTERM (:class:`~openwar.stopping.Terminated`, under
-    :func:`~openwar.stopping.sigterm_stops`) or workers lost on the way (:class:`WorkLost`)
+    :func:`~openwar.stopping.stops`) or workers lost on the way (:class:`WorkLost`)
     mark the run interrupted and raise :class:`RunInterrupted` (with the loss as its
     ``reason``).
     """
