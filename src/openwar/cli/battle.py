@@ -107,6 +107,14 @@ def battle_command(
         raise typer.BadParameter(f"the battle lasts at most {rounds} rounds",
                                  param_hint="'--round'")  # fmt: skip
     record = _fought(setup, chosen, rounds, keep_rounds=round_shown is not None)
+    if round_shown is not None and not _reached(record, round_shown):
+        Console(stderr=True, soft_wrap=True).print(
+            f"openwar battle: note: the battle ended in round {record.final.round}, before "
+            f"round {round_shown}: the picture shows its end",
+            markup=False,
+            highlight=False,
+        )
+        round_shown = None  # the end of the battle is what the table looked like then
     saved = None
     try:
         if replay_file is not None:  # first: the battle is kept whatever its picture's fate
@@ -182,6 +190,11 @@ def _read_plan(path: Path, army: Path) -> dict[str, Any] | None:
     return read_board(path, ruleset)
 
 
+def _reached(record: BattleRecord, round_shown: int) -> bool:
+    """Whether the battle saw the end of round ``round_shown`` (or ended during it)."""
+    return round_shown in record.snapshots or round_shown == record.final.round
+
+
 def _picture(
     record: BattleRecord, setup: BattleSetup, path: Path | None, round_shown: int | None
 ) -> Path | None:
@@ -192,10 +205,6 @@ def _picture(
     state = record.final
     title = f"{setup.board.get('name', 'OpenWar')} — end of the battle"
     if round_shown is not None:
-        if round_shown not in record.snapshots and round_shown != record.final.round:
-            raise OpenWarError(
-                f"--round {round_shown}: the battle lasted {record.final.round} rounds"
-            )
         state = record.snapshots.get(round_shown, record.final)
         title = f"{setup.board.get('name', 'OpenWar')} — end of round {round_shown}"
     return draw_battle(state, path, title)
