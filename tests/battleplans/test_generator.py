@@ -206,3 +206,17 @@ def test_openwar_bp_8_default_scenario_is_zones_and_destroy_the_enemy() -> None:
         and plan.ruses == {}
         and plan.game_length is None
     )
+
+
+def test_openwar_bp_8_default_scenario_states_the_rules_round_limit() -> None:
+    """The default scenario has no game length of its own: the rules' OW-B13 limit applies,
+    and the plan's text says so (it once said the battle went on until an army was gone)."""
+    from openwar.battleplans.report import summary
+    from openwar.rulesets.openwar.rules import battle_rules
+
+    plan = generate_default_scenario(800, 4)
+    limit = battle_rules().rounds
+    assert f"end of round {limit}" in plan.victory.rule
+    assert f"Game length: until one army is destroyed, or at most {limit} battle rounds." in (
+        summary(plan)
+    )

@@ -186,7 +186,12 @@ def summary(plan: Battleplan) -> str:
 
 
 def _length_line(plan: Battleplan) -> str:
-    if plan.game_length is None:
-        return "Game length: rounds go on until one army is destroyed."
+    if plan.game_length is None:  # the OpenWar rules' default scenario: the rules' limit
+        from openwar.rulesets.openwar.rules import battle_rules
+
+        return (
+            f"Game length: until one army is destroyed, or at most {battle_rules().rounds} "
+            "battle rounds."
+        )
     early = f" unless {plan.victory.name} ends it sooner" if plan.victory.ends_battle_early else ""
     return f"Game length: {plan.game_length} battle rounds{early}."
