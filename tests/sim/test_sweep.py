@@ -122,7 +122,9 @@ def test_sweep_of_armor_prints_the_even_value(capsys: pytest.CaptureFixture[str]
     out = capsys.readouterr().out
     assert code == 0 and "armor" in out.splitlines()[2]
     value = data["even"]["value"]
-    expected = "not even anywhere" if value is None else f"Even matchup at about armor {value:g}"
+    expected = (
+        "50% across this range" if value is None else f"Even matchup at about armor {value:g}"
+    )
     assert expected in out
 
 
@@ -175,3 +177,21 @@ def test_sweep_with_failed_battles_says_so_and_exits_1(
     err = capsys.readouterr().err
     assert code == 1
     assert "openwar sweep: error: 4 of 4 battles failed and are left out" in err
+
+
+def test_a_sweep_that_never_reaches_half_says_whether_its_intervals_do() -> None:
+    """Four battles a value at 12.5% leave 50% inside the interval: not shown uneven (the
+    sweep once said "not even anywhere"); four hundred at 12.5% show it."""
+    from openwar.cli.sweep import _never_even
+    from openwar.sim.sweep import SweepPoint
+
+    few = [SweepPoint(v, 100, 0, 1, 3, 0) for v in (3, 4)]
+    many = [SweepPoint(v, 100, 0, 100, 300, 0) for v in (3, 4)]
+    assert _never_even("B", few) == (
+        "B's share stays below 50% across this range, but its intervals reach 50%: more "
+        "battles (-n) would tell whether the matchup is even here."
+    )
+    assert _never_even("B", many) == (
+        "The matchup is uneven across this range: B's share stays below 50%."
+    )
+    assert "stays above 50%" in _never_even("A", [SweepPoint(1, 100, 400, 0, 0, 0)])

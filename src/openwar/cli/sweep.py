@@ -161,7 +161,7 @@ def _print(
         )
     console.print(table)
     if even["value"] is None:
-        console.print("The matchup is not even anywhere in this range.")
+        console.print(_never_even(side, points))
         return
     at = f"{key} {even['value']:g}"
     if even["points"] is not None:
@@ -172,3 +172,15 @@ def _print(
         else " (95% range reaches past the sweep)"
     )
     console.print(escape(f"Even matchup at about {at}{spread}."))
+
+
+def _never_even(side: str, points: list[SweepPoint]) -> str:
+    """What a sweep whose share never reaches 50% shows: an uneven matchup only where every
+    interval leaves 50% out; else too few battles to tell."""
+    where = "below" if all(p.share < 0.5 for p in points) else "above"
+    if all(not (low <= 0.5 <= high) for low, high in (p.interval() for p in points)):
+        return f"The matchup is uneven across this range: {side}'s share stays {where} 50%."
+    return (
+        f"{side}'s share stays {where} 50% across this range, but its intervals reach 50%: "
+        "more battles (-n) would tell whether the matchup is even here."
+    )
