@@ -6,17 +6,18 @@ A Ctrl-C raises :class:`KeyboardInterrupt` in the main thread; SIGTERM's default
 process at once, leaving a run marked "running" and its pool's workers playing on for nobody.
 Under :func:`stops` SIGTERM raises :class:`Terminated` instead, a kind of
 ``KeyboardInterrupt``, so every path that cleans up after a Ctrl-C cleans up after it too. Only
-the first signal raises: the ones after it (Ctrl-C pressed twice, a process group signalled
-twice, an impatient ``kill``) are ignored while that clean-up runs.
+the first signal raises: the second (Ctrl-C pressed twice, a process group signalled twice)
+is ignored while that clean-up runs, and a third ends the process at once.
 """
 
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
+import multiprocessing.process
 import os
 import signal
 import threading
-import time
 from collections.abc import Iterator
 from types import FrameType
 
@@ -38,25 +39,36 @@ class Stopped(Exception):
         self.exit_code = TERMINATED_EXIT if terminated else INTERRUPTED_EXIT
 
 
+FORCE_AFTER = 3  # the signal that ends the process at once, its clean-up cut short
+
+
 @contextlib.contextmanager
-def stops() -> Iterator[None]:
+def stops(*, ending: bool = False) -> Iterator[None]:
     """While inside, the first Ctrl-C raises :class:`KeyboardInterrupt` and the first SIGTERM
-    :class:`Terminated` in the main thread; every one after the first (a key pressed twice,
-    ``timeout``, which signals the process and then its group) is ignored, so the clean-up it
-    started runs to its end and its one line is printed. The previous handlers come back on
-    the way out, unless a signal came: then both stay ignored, as the process is ending and
-    a late one would only kill it after its last line. Elsewhere than in the main thread
-    signals cannot be set, and nothing changes."""
+    :class:`Terminated` in the main thread. The second is ignored (a key pressed twice, or
+    ``timeout``, which signals the process and then its group), so the clean-up the first
+    started runs to its end and its one line is printed; a third one means it: the process
+    ends at once, with the first signal's exit code (a clean-up that hangs can always be cut
+    short).
+
+    The previous handlers come back on the way out. With ``ending`` (the console script,
+    whose process ends next) both stay ignored if a signal came, as a late one would only
+    kill the process after its last line. Elsewhere than in the main thread signals cannot be
+    set, and nothing changes."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    received = False
+    received: list[int] = []
 
     def stop(signum: int, frame: FrameType | None) -> None:
-        nonlocal received
-        if received:
+        received.append(signum)
+        if len(received) >= FORCE_AFTER:
+            first = received[0]
+            code = TERMINATED_EXIT if first == signal.SIGTERM else INTERRUPTED_EXIT
+            os.write(2, b"openwar: stopped at once (a third signal): its clean-up was cut short\n")
+            os._exit(code)
+        if len(received) > 1:
             return
-        received = True
         if signum == signal.SIGTERM:
             raise Terminated("terminated (SIGTERM)")
         raise KeyboardInterrupt
@@ -67,25 +79,27 @@ def stops() -> Iterator[None]:
         yield
     finally:
         for number, handler in zip(numbers, previous, strict=True):
-            signal.signal(number, signal.SIG_IGN if received else handler)
+            signal.signal(number, signal.SIG_IGN if ending and received else handler)
 
 
 def worker_start() -> None:
     """A worker process's first step: deaf to Ctrl-C and SIGTERM, which reach the whole process
     group but are its parent's to act on (the parent stops it), and gone as soon as its parent
-    is (killed outright, the parent cannot stop anything): a worker never plays on orphaned."""
+    is (killed outright, the parent cannot stop anything): a worker never plays on orphaned.
+
+    The worker waits on its parent's sentinel, which ``multiprocessing`` hands every process it
+    starts and which closes when the parent ends, however it ends; even a parent gone before
+    this first step runs is seen at once (a look at the parent's process id could not tell)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    parent = os.getppid()
+    parent = multiprocessing.parent_process()
+    if parent is None:  # not started by multiprocessing: nobody to follow
+        return
     threading.Thread(
         target=_follow, args=(parent,), name="openwar-parent-watch", daemon=True
     ).start()
 
 
-PARENT_POLL = 0.5  # seconds between a worker's looks at whether its parent is still there
-
-
-def _follow(parent: int) -> None:
-    while os.getppid() == parent:
-        time.sleep(PARENT_POLL)
-    os._exit(1)  # reparented: the process that gave us work is gone
+def _follow(parent: multiprocessing.process.BaseProcess) -> None:
+    parent.join()  # returns when its sentinel closes: the process that gave us work is gone
+    os._exit(1)

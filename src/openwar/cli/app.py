@@ -84,11 +84,12 @@ def _root(
     pass
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, ending: bool = False) -> int:
     """Run the CLI; a bad option or file prints one line naming it and exits with code 2 (lost
-    workers: code 1; Ctrl-C: 130; SIGTERM: 143, stopping as Ctrl-C does)."""
+    workers: code 1; Ctrl-C: 130; SIGTERM: 143, stopping as Ctrl-C does). ``ending``: the
+    process ends next (the console script), so after a signal both stay ignored."""
     err = Console(stderr=True, highlight=False, soft_wrap=True)
-    with stops():  # Ctrl-C or SIGTERM: once, whenever it comes (openwar.stopping)
+    with stops(ending=ending):  # Ctrl-C or SIGTERM: once, whenever it comes (openwar.stopping)
         try:
             return _main(argv, err)
         except KeyboardInterrupt as exc:  # before or after a command runs (Stopped: during)
@@ -127,4 +128,4 @@ def _stopped(stop: Stopped, err: Console) -> int:
 
 def run() -> None:
     """The console script's body (:mod:`openwar.cli.entry` imports this module)."""
-    sys.exit(main())
+    sys.exit(main(ending=True))
