@@ -1,18 +1,30 @@
 """The ``openwar`` console script. It imports the command line only once it can answer a
-Ctrl-C: loading Typer, Rich, numpy and the rules takes about half a second, and a Ctrl-C in
-that time printed a traceback of the import instead of one line."""
+Ctrl-C or a SIGTERM: loading Typer, Rich, numpy and the rules takes about half a second, and a
+Ctrl-C in that time printed a traceback of the import instead of one line (a SIGTERM ended the
+process without a word)."""
 
 from __future__ import annotations
 
+import signal
 import sys
+from types import FrameType
 
-from openwar.stopping import INTERRUPTED_EXIT
+from openwar.stopping import INTERRUPTED_EXIT, TERMINATED_EXIT, Terminated
+
+
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    raise Terminated("terminated (SIGTERM)")
 
 
 def run() -> None:
+    previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         from openwar.cli.app import run as run_cli
-    except KeyboardInterrupt:
-        print("openwar: interrupted", file=sys.stderr)
-        sys.exit(INTERRUPTED_EXIT)
+    except KeyboardInterrupt as exc:  # Terminated is one
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # the process ends: say so, once
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        terminated = isinstance(exc, Terminated)
+        print(f"openwar: {'terminated' if terminated else 'interrupted'}", file=sys.stderr)
+        sys.exit(TERMINATED_EXIT if terminated else INTERRUPTED_EXIT)
+    signal.signal(signal.SIGTERM, previous)  # the command line's own handling takes over
     run_cli()
