@@ -211,6 +211,24 @@ def test_more_workers_than_eight_a_core_are_refused(
     assert not store_path.exists()  # refused before any store or process
 
 
+def test_a_stop_before_the_first_battle_still_leaves_a_resume_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The run is recorded, then a SIGTERM comes before its battles start (while the progress
+    bar is made): it says how to resume, as a stop in the middle does."""
+
+    def stopped(*_: object, **__: object) -> None:
+        raise Terminated
+
+    monkeypatch.setattr("openwar.cli.simulate.progress_bar", stopped)
+    store = tmp_path / "runs.sqlite"
+    argv = ["simulate", *ARMIES, "-n", "3", "--workers", "1", "--store", str(store)]
+    returned, out, err = run(capsys, *argv)
+    resume = f"Resume with: openwar simulate --resume 1 --store {store}"
+    kept = f"Terminated: 0 of 3 battles of run 1 are kept in {store}. {resume}"
+    assert (returned, out, err.strip()) == (143, "", kept)
+
+
 @pytest.mark.parametrize(
     ("stop", "code", "said"),
     [

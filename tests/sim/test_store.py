@@ -95,6 +95,32 @@ def test_interrupted_run_keeps_finished_battles_and_resumes_identically(
     assert resumed.summary == whole.summary
 
 
+@pytest.mark.parametrize("step", ["army_lists", "summarise"])
+def test_a_stop_before_or_after_the_battles_leaves_the_run_resumable(
+    store_path: Path, monkeypatch: pytest.MonkeyPatch, step: str
+) -> None:
+    """Reading the stored armies or summarising the battles can take a while (a million
+    battles): a Ctrl-C there marks the run interrupted, with its battles, as in the middle."""
+    plan: SimulationPlan = small_plan(battles=2)
+
+    def stop(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    with RunStore(store_path) as store:
+        run_id = new_run(store, plan)
+        with monkeypatch.context() as patched:
+            if step == "army_lists":
+                patched.setattr(SimulationPlan, "army_lists", stop)
+            else:
+                patched.setattr("openwar.sim.run.summarise", stop)
+            with pytest.raises(RunInterrupted) as stopped:
+                play_run(store, run_id, InProcess())
+        done = 0 if step == "army_lists" else 2
+        assert (stopped.value.done, stopped.value.total) == (done, 2)
+        assert store.run(run_id).status == "interrupted"
+        assert play_run(store, run_id, InProcess()).summary["played"] == 2
+
+
 def test_default_store_follows_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("OPENWAR_STORE", str(tmp_path / "x.sqlite3"))
     assert default_store() == tmp_path / "x.sqlite3"

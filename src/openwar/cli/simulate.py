@@ -30,6 +30,7 @@ from openwar.sim.run import (
     new_run,
     play_run,
     same_code,
+    stopped,
 )
 from openwar.sim.seeds import MAX_BATTLES, MAX_SEED
 from openwar.sim.store import ENV_STORE, RunStore, default_store
@@ -104,9 +105,12 @@ def simulate_command(
         try:
             with executor:  # started before the run is recorded: a bad --scheduler leaves none
                 run_id = resume if resume is not None else new_run(runs, plan)
-                if resume is not None:
-                    err.print(f"Resuming run {run_id} from {runs.path}", markup=False)
-                finished = _play(runs, run_id, executor, err)
+                try:  # play_run answers a stop in its own steps; this one, before them
+                    if resume is not None:
+                        err.print(f"Resuming run {run_id} from {runs.path}", markup=False)
+                    finished = _play(runs, run_id, executor, err)
+                except KeyboardInterrupt as exc:
+                    raise stopped(runs, run_id, exc) from None
         except RunInterrupted as stop:
             if stop.reason:
                 what, code = f"openwar simulate: error: {stop.reason}", 1

@@ -35,6 +35,20 @@ class RunInterrupted(OpenWarError):
         self.terminated = terminated
 
 
+def stopped(store: RunStore, run_id: int, exc: KeyboardInterrupt | WorkLost) -> RunInterrupted:
+    """Mark run ``run_id`` interrupted by ``exc`` (Ctrl-C, SIGTERM or lost workers) and say
+    how far it got."""
+    store.set_status(run_id, "interrupted")
+    run = store.run(run_id)
+    return RunInterrupted(
+        run_id,
+        run.done,
+        run.plan.battles,
+        str(exc) if isinstance(exc, WorkLost) else "",
+        terminated=isinstance(exc, Terminated),
+    )
+
+
 @dataclass(frozen=True)
 class FinishedRun:
     """A complete run: its id, its battles by index and its summary."""
@@ -89,28 +103,20 @@ def play_run(
     ``reason``).
     """
     plan = store.run(run_id).plan
-    armies = plan.army_lists()
-    store.set_status(run_id, "running")
-    try:
+    try:  # every step after the run is recorded: a stop anywhere leaves it resumable
+        armies = plan.army_lists()
+        store.set_status(run_id, "running")
         todo = missing(store, run_id)  # a million seeds take seconds: Ctrl-C may come here
         for results in executor.results(plan, chunked(todo, executor.workers)):
             store.add(run_id, results)
             if on_results is not None:
                 on_results(results)
+        results = store.results(run_id)
+        summary = summarise(plan, (SideInfo.of(armies[0]), SideInfo.of(armies[1])), results)
+        store.finish(run_id, summary)
     except (KeyboardInterrupt, WorkLost) as exc:
-        store.set_status(run_id, "interrupted")
-        reason = str(exc) if isinstance(exc, WorkLost) else ""
-        raise RunInterrupted(
-            run_id,
-            store.run(run_id).done,
-            plan.battles,
-            reason,
-            terminated=isinstance(exc, Terminated),
-        ) from None
+        raise stopped(store, run_id, exc) from None
     except BaseException:
         store.set_status(run_id, "interrupted")  # resumable all the same
         raise
-    results = store.results(run_id)
-    summary = summarise(plan, (SideInfo.of(armies[0]), SideInfo.of(armies[1])), results)
-    store.finish(run_id, summary)
     return FinishedRun(run_id, results, summary)
