@@ -154,6 +154,9 @@ class ProcessPool:
             ) from None
 
 
+_SCHEDULER_LOG = logging.getLogger("distributed.scheduler")
+
+
 class DaskCluster:
     """A Dask distributed client: on a new LocalCluster, or on the scheduler at ``address``.
 
@@ -165,6 +168,7 @@ class DaskCluster:
         self.workers = DASK_WORKERS
         self._client: Any = None
         self._cluster: Any = None
+        self._scheduler_level: int | None = None  # the level before we silenced it
 
     def __enter__(self) -> DaskCluster:
         distributed = _distributed()
@@ -179,6 +183,11 @@ class DaskCluster:
                         silence_logs=logging.ERROR,  # not "task cancelled" on a Ctrl-C
                     )
                 self._client = distributed.Client(self._cluster)
+                # its scheduler lives in this process: a worker it loses is reported as a
+                # lost run (WorkLost), or is one a Ctrl-C or SIGTERM to the process group
+                # stopped; its own ERROR line about the data lost said it again, mid-report
+                self._scheduler_level = _SCHEDULER_LOG.level
+                _SCHEDULER_LOG.setLevel(logging.CRITICAL)
             else:
                 self._client = distributed.Client(self.address, timeout=10)
                 self.workers = max(1, len(self._client.scheduler_info()["workers"]))
@@ -193,6 +202,8 @@ class DaskCluster:
                 self._client.close()
             if self._cluster is not None:
                 self._cluster.close()
+            if self._scheduler_level is not None:
+                _SCHEDULER_LOG.setLevel(self._scheduler_level)
 
     def worker_threads(self) -> list[int]:
         """Threads of each worker process of the cluster."""
