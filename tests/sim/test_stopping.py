@@ -4,6 +4,7 @@ out-of-memory killer (SIGKILL) would."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -11,7 +12,9 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import FrameType
 
 import pytest
 
@@ -24,44 +27,148 @@ OPENWAR = Path(sys.executable).with_name("openwar")
 BATTLES = 30
 
 
+POSIX = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="process groups and /proc: Linux"
+)
+SIGNALS = (signal.SIGINT, signal.SIGTERM)
+Handler = Callable[[int, FrameType | None], object] | int | None
+
+
+@pytest.fixture
+def handlers() -> Iterator[list[Handler]]:
+    """The signal handlers before the test, put back after it whatever it did."""
+    before = [signal.getsignal(number) for number in SIGNALS]
+    yield before
+    for number, handler in zip(SIGNALS, before, strict=True):
+        if handler is not None:  # None: not set from Python, nothing to put back
+            signal.signal(number, handler)
+
+
 @pytest.mark.parametrize(
     ("number", "raised"), [(signal.SIGTERM, Terminated), (signal.SIGINT, KeyboardInterrupt)]
 )
 def test_a_signal_raises_once_then_the_old_handlers_come_back(
-    number: signal.Signals, raised: type[KeyboardInterrupt]
+    number: signal.Signals, raised: type[KeyboardInterrupt], handlers: list[Handler]
 ) -> None:
-    before = [signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)]
     with stops():
-        assert signal.getsignal(number) not in before  # ours while inside
-    # no signal came: the handlers before come back
-    assert [signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)] == before
+        assert signal.getsignal(number) not in handlers  # ours while inside
+    assert [signal.getsignal(s) for s in SIGNALS] == handlers  # no signal came
     with pytest.raises(raised) as caught, stops():
         os.kill(os.getpid(), number)
         time.sleep(5)  # the handler raises at once; the sleep is never finished
     assert type(caught.value) is raised
-    try:  # a signal came: both stay ignored, as the process is ending
-        assert [signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)] == [
-            signal.SIG_IGN
-        ] * 2
-    finally:
-        for number_, handler in zip((signal.SIGINT, signal.SIGTERM), before, strict=True):
-            signal.signal(number_, handler)
+    # a signal came: the handlers before come back all the same (a caller goes on)
+    assert [signal.getsignal(s) for s in SIGNALS] == handlers
+    with pytest.raises(raised), stops(ending=True):
+        os.kill(os.getpid(), number)
+        time.sleep(5)
+    # the console script's process ends next: a late signal is ignored, not a traceback
+    assert [signal.getsignal(s) for s in SIGNALS] == [signal.SIG_IGN] * 2
 
 
-def test_only_the_first_signal_stops_the_clean_up_runs_to_its_end() -> None:
+def test_the_second_signal_is_ignored_the_clean_up_runs_to_its_end(
+    handlers: list[Handler],
+) -> None:
     cleaned = False
     with pytest.raises(KeyboardInterrupt), stops():
         try:
             os.kill(os.getpid(), signal.SIGINT)
             time.sleep(5)
-        finally:  # a Ctrl-C pressed twice, then a SIGTERM: the clean-up is not cut short
-            os.kill(os.getpid(), signal.SIGINT)
+        finally:  # a Ctrl-C pressed twice, or timeout's signal to the group after the process
             os.kill(os.getpid(), signal.SIGTERM)
             time.sleep(0.05)
             cleaned = True
     assert cleaned
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+FORCED = """
+import os, signal, sys, time
+from openwar.stopping import stops
+with stops():
+    try:
+        print("ready", flush=True)
+        time.sleep(60)
+    finally:
+        print("cleaning", flush=True)
+        time.sleep(60)  # a clean-up that hangs
+"""
+
+
+@POSIX
+@pytest.mark.parametrize(("first", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_third_signal_ends_the_process_at_once(first: signal.Signals, code: int) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-c", FORCED], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert process.stdout is not None and process.stdout.readline() == "ready\n"
+    process.send_signal(first)
+    assert process.stdout.readline() == "cleaning\n"
+    process.send_signal(signal.SIGINT)  # ignored: the clean-up goes on
+    time.sleep(0.2)
+    assert process.poll() is None
+    process.send_signal(signal.SIGINT)  # the third: cut short
+    out, err = process.communicate(timeout=10)
+    assert process.returncode == code and out == ""  # nothing after "cleaning"
+    assert err == "openwar: stopped at once (a third signal): its clean-up was cut short\n"
+
+
+ORPHAN = """
+import multiprocessing, os, sys, time
+from openwar.stopping import worker_start
+
+def work(go):
+    go.wait()  # the parent is gone before the worker's first step
+    worker_start()
+    time.sleep(60)  # plays on unless it notices
+
+if __name__ == "__main__":
+    context = multiprocessing.get_context("spawn")
+    go = context.Event()
+    worker = context.Process(target=work, args=(go,))
+    worker.start()
+    with open(sys.argv[1], "w") as out:
+        out.write(str(worker.pid))
+    go.set()
+    os._exit(0)
+"""
+
+
+@POSIX
+def test_a_worker_whose_parent_died_before_it_started_ends(tmp_path: Path) -> None:
+    """Its parent gone before :func:`worker_start` ran: a look at the parent's process id then
+    found the new parent (init) and would have watched it for ever."""
+    script = tmp_path / "orphan.py"
+    script.write_text(ORPHAN)
+    written = tmp_path / "worker.pid"
+    subprocess.run(  # no pipes: the worker would hold them open
+        [sys.executable, str(script), str(written)],
+        stdout=subprocess.DEVNULL,
+        timeout=60,
+        check=True,
+    )
+    worker = int(written.read_text())
+    deadline = time.monotonic() + 20
+    while alive(worker):
+        if time.monotonic() > deadline:
+            os.kill(worker, signal.SIGKILL)
+            pytest.fail("the orphaned worker played on")
+        time.sleep(0.05)
+
+
+def processes() -> Iterator[tuple[int, int, str]]:
+    """(process id, process group, state) of every process, from /proc."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:  # ended while we looked
+            continue
+        fields = text.rsplit(")", 1)[1].split()  # after the name, which may hold spaces
+        yield int(stat.parent.name), int(fields[2]), fields[0]
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs: ended or a zombie (ended, not yet reaped) is not."""
+    return any(p == pid and state != "Z" for p, _, state in processes())
 
 
 def start_simulation(store: Path, *extra: str) -> subprocess.Popen[str]:
@@ -94,41 +201,51 @@ def wait_for_battles(process: subprocess.Popen[str], store: Path, count: int) ->
 
 
 def group_gone(group: int, within: float = 15.0) -> bool:
-    """Whether every process of the group has ended (the workers included) within ``within``
-    seconds."""
+    """Whether every process of the group has ended (the workers included; a zombie, ended
+    but not yet reaped by whoever inherited it, counts as ended) within ``within`` seconds."""
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
-        try:
-            os.killpg(group, 0)
-        except ProcessLookupError:
+        if not any(g == group and state != "Z" for _, g, state in processes()):
             return True
         time.sleep(0.1)
-    os.killpg(group, signal.SIGKILL)  # leave no stray players behind the test
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(group, signal.SIGKILL)  # leave no stray players behind the test
     return False
 
 
+@POSIX
 @pytest.mark.parametrize(
-    ("stop", "times", "code", "said"),
+    ("stop", "times", "code", "said", "where"),
     [
-        (signal.SIGTERM, 1, 143, "Terminated"),
-        (signal.SIGINT, 1, 130, "Interrupted"),
-        (signal.SIGINT, 2, 130, "Interrupted"),  # as `timeout -s INT` does: process, then group
+        (signal.SIGTERM, 1, 143, "Terminated", ()),
+        (signal.SIGINT, 1, 130, "Interrupted", ()),
+        (signal.SIGINT, 2, 130, "Interrupted", ()),  # as `timeout -s INT`: process, then group
+        # Dask's workers keep SIGTERM (their nannies stop them with it): they end at once,
+        # and the scheduler in this process must not log the loss as an error
+        (signal.SIGTERM, 1, 143, "Terminated", ("--scheduler", "local-dask")),
     ],
+    ids=["SIGTERM", "SIGINT", "SIGINT-twice", "SIGTERM-local-dask"],
 )
 def test_a_signalled_run_keeps_its_battles_stops_its_workers_and_resumes(
-    tmp_path: Path, stop: signal.Signals, times: int, code: int, said: str
+    tmp_path: Path,
+    stop: signal.Signals,
+    times: int,
+    code: int,
+    said: str,
+    where: tuple[str, ...],
 ) -> None:
     store = tmp_path / "runs.sqlite"
     plot = tmp_path / "my charts" / "outcomes.svg"  # a space: the resume line must quote it
     plot.parent.mkdir()
-    process = start_simulation(store, "--plot", str(plot), "--json")
+    process = start_simulation(store, "--plot", str(plot), "--json", *where)
     wait_for_battles(process, store, 2)
     for _ in range(times):  # the whole group, workers too, as a terminal or scheduler does
         os.killpg(process.pid, stop)
         time.sleep(0.005)
     out, err = process.communicate(timeout=60)
     assert process.returncode == code, err
-    assert "Traceback" not in err and out == "" and not plot.exists()
+    assert "Traceback" not in err and "distributed" not in err
+    assert out == "" and not plot.exists()
     last = err.strip().splitlines()[-1]
     done = kept(store)
     assert 2 <= done < BATTLES
@@ -138,7 +255,7 @@ def test_a_signalled_run_keeps_its_battles_stops_its_workers_and_resumes(
     assert group_gone(process.pid), "worker processes outlived the stopped run"
     with RunStore(store) as runs:
         assert runs.run(1).status == "interrupted"
-    if stop == signal.SIGTERM:  # resuming is the same after any stop; once is enough
+    if stop == signal.SIGTERM and not where:  # resuming is the same after any stop: once
         command = shlex.split(resume)  # exactly what the line says, outputs included
         resumed = subprocess.run(
             [str(OPENWAR), *command[1:]], capture_output=True, text=True, timeout=300
@@ -149,6 +266,7 @@ def test_a_signalled_run_keeps_its_battles_stops_its_workers_and_resumes(
             assert runs.run(1).status == "complete" and runs.run(1).done == BATTLES
 
 
+@POSIX
 def test_workers_end_when_their_run_is_killed_outright(tmp_path: Path) -> None:
     """SIGKILL cannot be caught: the run stays marked running, but its workers notice their
     parent is gone and end, rather than playing on for nobody (they did before)."""
@@ -158,3 +276,32 @@ def test_workers_end_when_their_run_is_killed_outright(tmp_path: Path) -> None:
     process.kill()
     process.wait(timeout=30)
     assert group_gone(process.pid), "worker processes outlived their killed parent"
+
+
+DURING_IMPORT = """
+import importlib.abc, os, signal, sys
+
+class SignalOnLoad(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name == "openwar.cli.app":  # as if the key came while the command line loads
+            os.kill(os.getpid(), signal.{name})
+        return None
+
+sys.meta_path.insert(0, SignalOnLoad())
+from openwar.cli.entry import run
+run()
+"""
+
+
+@POSIX
+@pytest.mark.parametrize(
+    ("name", "code", "said"), [("SIGINT", 130, "interrupted"), ("SIGTERM", 143, "terminated")]
+)
+def test_a_signal_while_the_command_line_loads_is_one_line(name: str, code: int, said: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", DURING_IMPORT.replace("{name}", name), "--version"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (done.returncode, done.stderr, done.stdout) == (code, f"openwar: {said}\n", "")
