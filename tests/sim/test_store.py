@@ -329,6 +329,7 @@ def test_workers_lost_mid_run_keep_the_finished_battles_and_say_how_to_resume(
         "openwar simulate: error: the Dask cluster at tcp://10.0.0.9:8786 (2 workers) was lost "
         "(x): 2 of 3 battles of run 1 are kept in "
     ) in err
-    assert err.rstrip().endswith("Resume with: openwar simulate --resume 1")
+    # the store came from $OPENWAR_STORE, which another shell may not set: the line names it
+    assert err.rstrip().endswith(f"Resume with: openwar simulate --resume 1 --store {store_path}")
     with RunStore(store_path) as runs:
         assert runs.run(1).status == "interrupted" and runs.run(1).done == 2

@@ -92,7 +92,9 @@ def simulate_command(
     examples/armies/openwar/hearthhold_lodge.yaml -n 100 --plot outcomes.svg
     """
     err = Console(stderr=True, highlight=False, soft_wrap=True)
-    chosen = store is not None or bool(os.environ.get(ENV_STORE))  # else the user data folder
+    # given, or $OPENWAR_STORE (repeated in a resume line: another shell may not have it);
+    # else the user data folder
+    chosen = store is not None or bool(os.environ.get(ENV_STORE))
     with RunStore(store or default_store(), make_folder=not chosen) as runs:
         if resume is None:
             plan = _plan(army_a, army_b, battles, players, battleplan, seed)
@@ -121,7 +123,7 @@ def simulate_command(
             err.print(
                 f"{what}: {stop.done} of {stop.total} battles of run {stop.run_id} are kept "
                 f"in {runs.path}. Resume with: openwar simulate --resume {stop.run_id}"
-                + (f" --store {shlex.quote(str(store))}" if store is not None else "")
+                + (f" --store {shlex.quote(str(store or runs.path))}" if chosen else "")
                 + (f" --plot {shlex.quote(str(plot))}" if plot is not None else "")
                 + (" --json" if as_json else ""),
                 markup=False,
