@@ -229,6 +229,30 @@ def test_a_stop_before_the_first_battle_still_leaves_a_resume_line(
     assert (returned, out, err.strip()) == (143, "", kept)
 
 
+def test_a_stop_after_the_last_battle_leaves_the_run_complete(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A Ctrl-C once the run is finished (while its progress bar closes) does not mark it
+    interrupted nor ask for a resume that would refuse: it says where the complete run is."""
+    from openwar.sim.run import play_run
+
+    def then_stopped(*args: Any, **kwargs: Any) -> None:
+        play_run(*args, **kwargs)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("openwar.cli.simulate.play_run", then_stopped)
+    store = tmp_path / "runs.sqlite"
+    argv = ["simulate", *ARMIES, "-n", "2", "--workers", "1", "--store", str(store)]
+    returned, out, err = run(capsys, *argv)
+    said = (
+        f"Interrupted: run 1 is complete, its 2 battles kept in {store}. "
+        f"See it with: openwar runs show 1 --store {store}"
+    )
+    assert (returned, out, err.strip().splitlines()[-1]) == (130, "", said)  # after the bar
+    with RunStore(store) as runs:
+        assert (runs.run(1).status, runs.run(1).done) == ("complete", 2)
+
+
 @pytest.mark.parametrize(
     ("stop", "code", "said"),
     [

@@ -120,14 +120,21 @@ def simulate_command(
                 what, code = "Terminated", TERMINATED_EXIT
             else:
                 what, code = "Interrupted", INTERRUPTED_EXIT
-            err.print(
-                f"{what}: {stop.done} of {stop.total} battles of run {stop.run_id} are kept "
-                f"in {runs.path}. Resume with: openwar simulate --resume {stop.run_id}"
-                + (f" --store {shlex.quote(str(store or runs.path))}" if chosen else "")
-                + (f" --plot {shlex.quote(str(plot))}" if plot is not None else "")
-                + (" --json" if as_json else ""),
-                markup=False,
-            )
+            named = f" --store {shlex.quote(str(store or runs.path))}" if chosen else ""
+            if stop.complete:  # stopped while its report was made: nothing left to resume
+                line = (
+                    f"{what}: run {stop.run_id} is complete, its {stop.total} battles kept in "
+                    f"{runs.path}. See it with: openwar runs show {stop.run_id}{named}"
+                )
+            else:
+                line = (
+                    f"{what}: {stop.done} of {stop.total} battles of run {stop.run_id} are kept "
+                    f"in {runs.path}. Resume with: openwar simulate --resume {stop.run_id}"
+                    + named
+                    + (f" --plot {shlex.quote(str(plot))}" if plot is not None else "")
+                    + (" --json" if as_json else "")
+                )
+            err.print(line, markup=False)
             raise typer.Exit(code) from None
         _report(finished, runs.path, plot, as_json, err)
     failed = finished.summary["failed"]

@@ -24,10 +24,20 @@ class RunInterrupted(OpenWarError):
     what was lost); the battles already finished are in the store."""
 
     def __init__(
-        self, run_id: int, done: int, total: int, reason: str = "", *, terminated: bool = False
+        self,
+        run_id: int,
+        done: int,
+        total: int,
+        reason: str = "",
+        *,
+        terminated: bool = False,
+        complete: bool = False,
     ) -> None:
         why = reason or ("terminated" if terminated else "interrupted")
+        if complete:
+            why += " after it was complete"
         super().__init__(f"run {run_id}: {why}, with {done} of {total} battles finished")
+        self.complete = complete
         self.run_id = run_id
         self.done = done
         self.total = total
@@ -37,7 +47,8 @@ class RunInterrupted(OpenWarError):
 
 def stopped(store: RunStore, run_id: int, exc: KeyboardInterrupt | WorkLost) -> RunInterrupted:
     """Mark run ``run_id`` interrupted by ``exc`` (Ctrl-C, SIGTERM or lost workers) and say
-    how far it got."""
+    how far it got; a run already complete (a stop while its report was being made) stays
+    so."""
     store.set_status(run_id, "interrupted")
     run = store.run(run_id)
     return RunInterrupted(
@@ -46,6 +57,7 @@ def stopped(store: RunStore, run_id: int, exc: KeyboardInterrupt | WorkLost) -> 
         run.plan.battles,
         str(exc) if isinstance(exc, WorkLost) else "",
         terminated=isinstance(exc, Terminated),
+        complete=run.status == "complete",
     )
 
 

@@ -248,7 +248,10 @@ class RunStore:
     @guarded("written")
     def set_status(self, run_id: int, status: str) -> None:
         with self._db:
-            self._db.execute("UPDATE runs SET status = ? WHERE id = ?", (status, run_id))
+            self._db.execute(  # a complete run stays complete, whatever comes after
+                "UPDATE runs SET status = ? WHERE id = ? AND status != 'complete'",
+                (status, run_id),
+            )
 
     @guarded("written")
     def finish(self, run_id: int, summary: dict[str, Any]) -> None:
