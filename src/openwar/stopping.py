@@ -13,13 +13,15 @@ is ignored while that clean-up runs, and a third ends the process at once.
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
-import multiprocessing.process
 import os
 import signal
 import threading
 from collections.abc import Iterator
 from types import FrameType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # loaded by worker_start only: the console script starts without it
+    import multiprocessing.process
 
 TERMINATED_EXIT = 128 + signal.SIGTERM  # what a shell reports for a process ended by SIGTERM
 INTERRUPTED_EXIT = 128 + signal.SIGINT
@@ -48,13 +50,15 @@ def stops(*, ending: bool = False) -> Iterator[None]:
     :class:`Terminated` in the main thread. The second is ignored (a key pressed twice, or
     ``timeout``, which signals the process and then its group), so the clean-up the first
     started runs to its end and its one line is printed; a third one means it: the process
-    ends at once, with the first signal's exit code (a clean-up that hangs can always be cut
-    short).
+    ends at once, with the first signal's exit code (a clean-up stuck in Python code is cut
+    short; one stuck inside a C call, such as SQLite waiting on a lock, only once that call
+    returns, as Python runs handlers between its own steps).
 
-    The previous handlers come back on the way out. With ``ending`` (the console script,
-    whose process ends next) both stay ignored if a signal came, as a late one would only
-    kill the process after its last line. Elsewhere than in the main thread signals cannot be
-    set, and nothing changes."""
+    A signal that was ignored when the process started (``cmd &`` in a script runs it deaf to
+    Ctrl-C) stays ignored. The previous handlers come back on the way out. With ``ending``
+    (the console script, whose process ends next) both stay ignored if a signal came, as a
+    late one would only kill the process after its last line. Elsewhere than in the main
+    thread signals cannot be set, and nothing changes."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -63,23 +67,37 @@ def stops(*, ending: bool = False) -> Iterator[None]:
     def stop(signum: int, frame: FrameType | None) -> None:
         received.append(signum)
         if len(received) >= FORCE_AFTER:
-            first = received[0]
-            code = TERMINATED_EXIT if first == signal.SIGTERM else INTERRUPTED_EXIT
-            os.write(2, b"openwar: stopped at once (a third signal): its clean-up was cut short\n")
-            os._exit(code)
+            _cut_short(TERMINATED_EXIT if received[0] == signal.SIGTERM else INTERRUPTED_EXIT)
         if len(received) > 1:
             return
         if signum == signal.SIGTERM:
             raise Terminated("terminated (SIGTERM)")
         raise KeyboardInterrupt
 
-    numbers = (signal.SIGINT, signal.SIGTERM)
+    numbers = [n for n in (signal.SIGINT, signal.SIGTERM) if not ignored(n)]
     previous = [signal.signal(number, stop) for number in numbers]
     try:
         yield
     finally:
         for number, handler in zip(numbers, previous, strict=True):
             signal.signal(number, signal.SIG_IGN if ending and received else handler)
+
+
+def ignored(signum: int) -> bool:
+    """Whether ``signum`` is ignored (as it was inherited, or set so): it is left so."""
+    return signal.getsignal(signum) is signal.SIG_IGN
+
+
+def _cut_short(code: int) -> None:
+    """End the process now with ``code``, saying so (a third signal): the terminal gets its
+    cursor back if a progress bar had hidden it, and a closed stderr does not stop the exit."""
+    try:
+        if os.isatty(2):
+            os.write(2, b"\r\n\x1b[?25h")
+        os.write(2, b"openwar: stopped at once (a third signal): its clean-up was cut short\n")
+    except OSError:  # stderr gone (a closed pipe): end all the same
+        pass
+    os._exit(code)
 
 
 def worker_start() -> None:
@@ -92,6 +110,8 @@ def worker_start() -> None:
     this first step runs is seen at once (a look at the parent's process id could not tell)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    import multiprocessing  # a worker has it loaded already
+
     parent = multiprocessing.parent_process()
     if parent is None:  # not started by multiprocessing: nobody to follow
         return

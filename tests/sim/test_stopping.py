@@ -81,10 +81,28 @@ def test_the_second_signal_is_ignored_the_clean_up_runs_to_its_end(
     assert cleaned
 
 
+def test_a_signal_ignored_from_the_start_stays_ignored(handlers: list[Handler]) -> None:
+    """``cmd &`` in a script starts a program deaf to Ctrl-C: so it stays, SIGTERM is ours."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with stops():
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        assert signal.getsignal(signal.SIGTERM) not in handlers
+        os.kill(os.getpid(), signal.SIGINT)  # nothing happens
+        time.sleep(0.05)
+    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+
+
 FORCED = """
 import os, signal, sys, time
 from openwar.stopping import stops
 with stops():
+    ours = signal.getsignal(signal.SIGINT)
+
+    def told(number, frame):  # says when a signal that did not raise was handled
+        ours(number, frame)
+        print("handled", flush=True)
+
+    signal.signal(signal.SIGINT, told)
     try:
         print("ready", flush=True)
         time.sleep(60)
@@ -104,7 +122,7 @@ def test_a_third_signal_ends_the_process_at_once(first: signal.Signals, code: in
     process.send_signal(first)
     assert process.stdout.readline() == "cleaning\n"
     process.send_signal(signal.SIGINT)  # ignored: the clean-up goes on
-    time.sleep(0.2)
+    assert process.stdout.readline() == "handled\n"  # seen, so the next is not merged with it
     assert process.poll() is None
     process.send_signal(signal.SIGINT)  # the third: cut short
     out, err = process.communicate(timeout=10)
@@ -112,19 +130,59 @@ def test_a_third_signal_ends_the_process_at_once(first: signal.Signals, code: in
     assert err == "openwar: stopped at once (a third signal): its clean-up was cut short\n"
 
 
+CUT = """
+import os, sys
+from openwar.stopping import _cut_short
+if sys.argv[1] == "closed":
+    os.close(2)
+_cut_short(143)
+"""
+
+
+@POSIX
+@pytest.mark.parametrize("stderr", ["closed", "terminal"])
+def test_a_process_cut_short_ends_with_its_code_and_shows_the_cursor(stderr: str) -> None:
+    """Even with no stderr to say so (a closed pipe would raise), and on a terminal the cursor
+    a progress bar hid comes back."""
+    import pty
+
+    leader, follower = pty.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", CUT, stderr], stderr=follower, timeout=60, check=False
+        )
+        os.close(follower)
+        said = b""
+        with contextlib.suppress(OSError):  # EIO: all read, the other end closed
+            while chunk := os.read(leader, 1024):
+                said += chunk
+    finally:
+        os.close(leader)
+    assert done.returncode == 143
+    if stderr == "closed":
+        assert said == b""
+    else:
+        assert said.startswith(b"\r")  # a terminal writes "\n" as "\r\n"
+        assert said.endswith(
+            b"\x1b[?25hopenwar: stopped at once (a third signal): its clean-up was cut short\r\n"
+        )
+
+
 ORPHAN = """
 import multiprocessing, os, sys, time
 from openwar.stopping import worker_start
 
-def work(go):
-    go.wait()  # the parent is gone before the worker's first step
+def work(go, parent):
+    go.wait()
+    while os.getppid() == parent:  # the parent is gone before the worker's first step
+        time.sleep(0.01)
     worker_start()
     time.sleep(60)  # plays on unless it notices
 
 if __name__ == "__main__":
     context = multiprocessing.get_context("spawn")
     go = context.Event()
-    worker = context.Process(target=work, args=(go,))
+    worker = context.Process(target=work, args=(go, os.getpid()))
     worker.start()
     with open(sys.argv[1], "w") as out:
         out.write(str(worker.pid))
@@ -200,6 +258,22 @@ def wait_for_battles(process: subprocess.Popen[str], store: Path, count: int) ->
         time.sleep(0.05)
 
 
+def delivered(pid: int, number: signal.Signals, store: Path) -> None:
+    """Wait until signal ``number`` is no longer pending for process ``pid`` and the run it
+    stopped is marked interrupted: its handler has run."""
+    deadline = time.monotonic() + 30
+    bit = 1 << (number - 1)
+    while time.monotonic() < deadline:
+        status = Path(f"/proc/{pid}/status").read_text()
+        pending = [int(line.split()[1], 16) for line in status.splitlines()
+                   if line.startswith(("SigPnd:", "ShdPnd:"))]  # fmt: skip
+        with RunStore(store, create=False) as runs:
+            if not any(p & bit for p in pending) and runs.run(1).status == "interrupted":
+                return
+        time.sleep(0.005)
+    pytest.fail(f"signal {number} was not handled in 30 s")
+
+
 def group_gone(group: int, within: float = 15.0) -> bool:
     """Whether every process of the group has ended (the workers included; a zombie, ended
     but not yet reaped by whoever inherited it, counts as ended) within ``within`` seconds."""
@@ -239,9 +313,11 @@ def test_a_signalled_run_keeps_its_battles_stops_its_workers_and_resumes(
     plot.parent.mkdir()
     process = start_simulation(store, "--plot", str(plot), "--json", *where)
     wait_for_battles(process, store, 2)
-    for _ in range(times):  # the whole group, workers too, as a terminal or scheduler does
-        os.killpg(process.pid, stop)
-        time.sleep(0.005)
+    for time_ in range(times):  # the whole group, workers too, as a terminal or scheduler does
+        if time_:  # the first delivered and its clean-up begun: this one is not merged with it
+            delivered(process.pid, stop, store)
+        with contextlib.suppress(ProcessLookupError):  # the second: all may have ended
+            os.killpg(process.pid, stop)
     out, err = process.communicate(timeout=60)
     assert process.returncode == code, err
     assert "Traceback" not in err and "distributed" not in err

@@ -88,8 +88,8 @@ def main(argv: list[str] | None = None, *, ending: bool = False) -> int:
     """Run the CLI; a bad option or file prints one line naming it and exits with code 2 (lost
     workers: code 1; Ctrl-C: 130; SIGTERM: 143, stopping as Ctrl-C does). ``ending``: the
     process ends next (the console script), so after a signal both stay ignored."""
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
     with stops(ending=ending):  # Ctrl-C or SIGTERM: once, whenever it comes (openwar.stopping)
+        err = Console(stderr=True, highlight=False, soft_wrap=True)
         try:
             return _main(argv, err)
         except KeyboardInterrupt as exc:  # before or after a command runs (Stopped: during)
@@ -124,8 +124,3 @@ def _main(argv: list[str] | None, err: Console) -> int:
 def _stopped(stop: Stopped, err: Console) -> int:
     err.print(f"openwar: {stop}", markup=False)
     return stop.exit_code
-
-
-def run() -> None:
-    """The console script's body (:mod:`openwar.cli.entry` imports this module)."""
-    sys.exit(main(ending=True))
