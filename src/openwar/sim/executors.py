@@ -197,13 +197,16 @@ class DaskCluster:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        with _quiet_client():  # closing a client whose scheduler is gone logs that again
-            if self._client is not None:
-                self._client.close()
-            if self._cluster is not None:
-                self._cluster.close()
+        try:
+            with _quiet_client():  # closing a client whose scheduler is gone logs that again
+                if self._client is not None:
+                    self._client.close()
+                if self._cluster is not None:
+                    self._cluster.close()
+        finally:  # even if closing failed or was stopped
             if self._scheduler_level is not None:
                 _SCHEDULER_LOG.setLevel(self._scheduler_level)
+                self._scheduler_level = None
 
     def worker_threads(self) -> list[int]:
         """Threads of each worker process of the cluster."""
