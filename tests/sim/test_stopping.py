@@ -344,7 +344,7 @@ def test_a_signalled_run_keeps_its_battles_stops_its_workers_and_resumes(
 
 @POSIX
 def test_workers_end_when_their_run_is_killed_outright(tmp_path: Path) -> None:
-    """SIGKILL cannot be caught: the run stays marked running, but its workers notice their
+    """SIGKILL cannot be caught: the run stays recorded as running, but its workers notice their
     parent is gone and end, rather than playing on for nobody (they did before)."""
     store = tmp_path / "runs.sqlite"
     process = start_simulation(store)
@@ -352,6 +352,8 @@ def test_workers_end_when_their_run_is_killed_outright(tmp_path: Path) -> None:
     process.kill()
     process.wait(timeout=30)
     assert group_gone(process.pid), "worker processes outlived their killed parent"
+    with RunStore(store) as runs:  # its lock went with it: nobody plays it, it can be resumed
+        assert runs.run(1).status == "interrupted"
 
 
 DURING_IMPORT = """

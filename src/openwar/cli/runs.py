@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import shlex
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -14,7 +16,7 @@ from rich.table import Table
 
 from openwar.cli.options import output_file
 from openwar.sim.report import print_summary
-from openwar.sim.store import RunStore, StoredRun, default_store
+from openwar.sim.store import ENV_STORE, RunStore, StoredRun, default_store
 from openwar.words import counted
 
 runs_app = typer.Typer(no_args_is_help=True, help="Simulation runs kept in the results store.")
@@ -82,6 +84,7 @@ def show_run(
     """Show a run's inputs and summary."""
     with _open(store) as runs:
         run = runs.run(run_id)
+        path = runs.path
     if as_json:
         typer.echo(json.dumps(run.to_json(), indent=2))
         return
@@ -92,9 +95,14 @@ def show_run(
     console.print(f"  {run.done}/{run.plan.battles} battles; {run.code_version}", markup=False)
     if run.summary is not None:
         print_summary(console, run.summary)
-    else:
-        where = "" if store is None else f" --store {store}"
-        console.print(f"Not complete: openwar simulate --resume {run.id}{where}", markup=False)
+    elif run.status == "running":  # held by a process playing it now (openwar.sim.locks)
+        console.print("Being played now: not complete yet", markup=False)
+    else:  # the store named as it was found: another shell may not set $OPENWAR_STORE
+        named = store or (path if os.environ.get(ENV_STORE) else None)
+        where = "" if named is None else f" --store {shlex.quote(str(named))}"
+        console.print(
+            f"Not complete: openwar simulate --resume {run.id}{where}", markup=False, soft_wrap=True
+        )
 
 
 @runs_app.command("export")

@@ -21,6 +21,7 @@ from openwar.cli.runs import MAX_RUN_ID
 from openwar.errors import OpenWarError
 from openwar.progress import progress_bar
 from openwar.sim.executors import Executor, make_executor
+from openwar.sim.locks import RunBusy, being_played
 from openwar.sim.plan import ArmyFile, BattleResult, SimulationPlan
 from openwar.sim.report import print_summary
 from openwar.sim.run import (
@@ -191,6 +192,8 @@ def _resumable(
     stored = runs.run(run_id)
     if stored.status == "complete":
         raise OpenWarError(f"run {run_id} is already complete (openwar runs show {run_id})")
+    if being_played(runs.path, run_id):  # said before any worker starts (play_run holds it)
+        raise RunBusy(run_id)
     try:
         stored.plan.army_lists()
     except OpenWarError as exc:  # the store's copy of an army, not the file it was read from

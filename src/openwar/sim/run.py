@@ -10,6 +10,7 @@ from typing import Any
 from openwar import __version__
 from openwar.errors import OpenWarError
 from openwar.sim.executors import Executor, WorkLost, chunked
+from openwar.sim.locks import playing
 from openwar.sim.plan import BattleResult, SimulationPlan
 from openwar.sim.seeds import battle_seeds
 from openwar.sim.store import RunStore
@@ -112,8 +113,16 @@ def play_run(
     progress bar). Ctrl-C, SIGTERM (:class:`~openwar.stopping.Terminated`, under
     :func:`~openwar.stopping.stops`) or workers lost on the way (:class:`WorkLost`)
     mark the run interrupted and raise :class:`RunInterrupted` (with the loss as its
-    ``reason``).
+    ``reason``). The run is held for this process meanwhile (:mod:`openwar.sim.locks`):
+    :class:`~openwar.sim.locks.RunBusy` if another process is playing it.
     """
+    with playing(store.path, run_id):  # RunBusy: another process plays it (not ours to mark)
+        return _play_run(store, run_id, executor, on_results)
+
+
+def _play_run(
+    store: RunStore, run_id: int, executor: Executor, on_results: OnResults | None
+) -> FinishedRun:
     plan = store.run(run_id).plan
     try:  # every step after the run is recorded: a stop anywhere leaves it resumable
         armies = plan.army_lists()

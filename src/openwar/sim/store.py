@@ -13,13 +13,14 @@ import json
 import os
 import sqlite3
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 from openwar.errors import OpenWarError
 from openwar.outputs import write_whole
+from openwar.sim.locks import being_played
 from openwar.sim.plan import ArmyFile, BattleResult, SimulationPlan
 
 ENV_STORE = "OPENWAR_STORE"
@@ -274,7 +275,11 @@ class RunStore:
         ).fetchone()
         if row is None:
             raise OpenWarError(f"run {run_id}: no such run in {self.path}")
-        return _stored(row)
+        stored = _stored(row)
+        if stored.status == "running" and being_played(self.path, run_id) is False:
+            # its process was killed outright (or is stopping): nobody plays it
+            return replace(stored, status="interrupted")
+        return stored
 
     @guarded("read")
     def runs(self) -> list[StoredRun]:
