@@ -63,7 +63,7 @@ def test_bench_odds_hint_names_the_bench_extra(
 ) -> None:
     monkeypatch.setitem(sys.modules, "icepool", None)  # as if installed without extras
     out = run(capsys, "bench", "odds", "--repeat", "1", "--trials", "1000")
-    assert "pip install 'openwar[bench]'" in out
+    assert "pip install -e '.[bench]'" in out
 
 
 def test_simulate_and_runs_show_names_with_brackets_verbatim(

@@ -68,8 +68,9 @@ def test_an_army_of_no_battle_ruleset_says_why_the_same_way_everywhere(
 @pytest.mark.parametrize(
     ("argv", "expected"),
     [
-        (["simulate", "--resume", "1", "--seed", "9"], "takes its armies, -n, --seed from"),
-        (["simulate", "--resume", "1", "--players", "random,random"], "-n, --players from"),
+        (["simulate", "--resume", "1", "--seed", "9"], "'--resume': --seed cannot be given"),
+        (["simulate", "--resume", "1", "-n", "500"], "'--resume': -n cannot be given with it"),
+        (["simulate", "--resume", "1", "--players", "random,random"], "--players cannot be"),
         (["army", "new", "openwar", "x.yaml", "--name="], "an army needs a name"),
         (
             ["simulate", "a.yaml", "b.yaml", "-n", "1", "--scheduler", "tcp://[::1"],

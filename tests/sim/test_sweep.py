@@ -23,6 +23,17 @@ def test_sizes_from_range_or_list() -> None:
     assert parse_values("0:-2:-1", "--values", lowest=None) == [0, -1, -2]
     with pytest.raises(OpenWarError, match="--values '1:1000000': at most 100 values"):
         parse_values("1:1000000", "--values")
+    wrong_way = {  # no values at all: say which way the range goes, not that it is malformed
+        "6:2:1": "counting down needs a negative step (such as 6:2:-1)",
+        "6:2": "counting down needs a negative step (such as 6:2:-1)",
+        "2:6:-2": "counting up needs a positive step (such as 2:6:2)",
+        "2:6:0": "a step of 0 never gets there (such as 2:6:1)",
+    }
+    for text, said in wrong_way.items():
+        with pytest.raises(OpenWarError) as caught:
+            parse_values(text, "--values", lowest=None)
+        assert str(caught.value) == f"--values {text!r}: {said}"
+    assert parse_values("6:2:-2") == [6, 4, 2]
 
 
 def test_resized_armies_share_one_points_limit() -> None:

@@ -86,7 +86,9 @@ def run(repeat: int, trials: int) -> None:
     console.print(table)
     if not have_icepool:
         console.print(
-            "icepool is not installed: `pip install 'openwar[bench]'` to compare.", markup=False
+            "icepool is not installed: `make bench` (or `pip install -e '.[bench]'` in the "
+            "checkout) installs it to compare.",
+            markup=False,
         )
     profile = reference(20, "D3")
     simulate(profile, 10_000, 0)

@@ -183,10 +183,16 @@ def _plan(
 def _resumable(
     runs: RunStore, run_id: int, army_a: Path | None, battles: int | None, given: list[str]
 ) -> SimulationPlan:
-    if army_a is not None or battles is not None or given:
-        what = ", ".join(["its armies", "-n", *given])
+    written = [
+        *(["the army files"] if army_a is not None else []),
+        *(["-n"] if battles is not None else []),
+        *given,
+    ]
+    if written:  # name what was given, not every option a resume refuses
+        what = written[0] if len(written) == 1 else f"{', '.join(written[:-1])} and {written[-1]}"
         raise typer.BadParameter(
-            f"a resumed run takes {what} from the store; give only --resume ID",
+            f"{what} cannot be given with it: a resumed run takes its armies, -n, --players, "
+            "--seed and --battleplan from the store (give only --resume ID)",
             param_hint="'--resume'",
         )
     stored = runs.run(run_id)
