@@ -113,6 +113,23 @@ def test_show_and_cost_print_units_options_and_points(capsys: Capture) -> None:
                                    "way": "12 x 4 (10+ each)"}  # fmt: skip
 
 
+@pytest.mark.parametrize("command", ["show", "cost"])
+def test_show_and_cost_list_the_problems_an_unpriced_option_among_them(
+    command: str, tmp_path: Path, capsys: Capture
+) -> None:
+    # an option a problem names is left out of the points: once only counted ("1 problem")
+    text = SAMPLE.read_text(encoding="utf-8").replace(
+        "      - {name: Specialist, models: 2}",
+        "      - {name: Specialist, models: 2}\n      - {name: Flaming Sword}",
+    )
+    assert main(["army", command, str(write(tmp_path, text))]) == 0
+    out = capsys.readouterr().out
+    assert "total 950 points (limit 1000); 1 problem:\n" in out
+    assert "  - Ashwood Skirmishers / Flaming Sword: unknown option 'Flaming Sword'" in out
+    assert "(an option named in a problem is left out of the table and the points)" in out
+    assert "Flaming Sword" not in out.split("total 950")[0]  # not in the table
+
+
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_new_writes_a_valid_starter_army(ruleset: str, tmp_path: Path, capsys: Capture) -> None:
     path = tmp_path / f"{ruleset}.yaml"

@@ -150,8 +150,12 @@ def _row(table: Table, *cells: str) -> None:
 
 def _print_summary(console: Console, report: ArmyReport) -> None:
     limit = "no limit" if report.limit is None else f"limit {report.limit}"
-    state = "valid" if report.valid else counted(len(report.problems), "problem")
+    state = "valid" if report.valid else counted(len(report.problems), "problem") + ":"
     console.print(f"total [bold]{report.cost.total}[/bold] points ({limit}); {state}")
+    if report.problems:  # shown, not only counted: an option a problem names is missing above
+        for problem in report.problems:
+            console.print(f"  - {problem}", markup=False, soft_wrap=True)
+        console.print("(an option named in a problem is left out of the table and the points)")
 
 
 def _print_problems(report: ArmyReport, file: Path) -> None:
