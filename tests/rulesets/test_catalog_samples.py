@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
@@ -79,3 +80,26 @@ def test_rulesets_command_lists_versions(capsys: pytest.CaptureFixture[str]) -> 
     rows = json.loads(capsys.readouterr().out)
     assert [r["name"] for r in rows] == ["openwar", "aos", "opr", "oldworld"]
     assert all(r["version"] and r["problems"] == [] for r in rows)
+
+
+@pytest.mark.parametrize("width", [60, 80, 120])
+@pytest.mark.parametrize("name", ["openwar", "aos", "opr", "oldworld"])
+def test_catalog_tables_never_cut_a_word_at_any_width(name: str, width: int) -> None:
+    """At 80 columns the Old World's fifteen columns printed "char" and "acte" for
+    "character", and cropped whole columns: every word of every table is shown whole, in a
+    table where the columns fit, else one entry a row."""
+    from rich.console import Console
+
+    from openwar.cli.catalog import LONGEST_WORD, catalog_view
+
+    for data in load_ruleset(name).data.tables():
+        console = Console(width=width, record=True, file=io.StringIO())
+        console.print(catalog_view(data, width))
+        shown = console.export_text()
+        assert max(len(line.rstrip()) for line in shown.splitlines()) <= width
+        words = set(shown.split())
+        # the first column names each entry (a row), its heading needed only in a table
+        for text in (*data.columns[1:], *(cell for row in data.rows for cell in row)):
+            for word in text.split():
+                if len(word) <= LONGEST_WORD:  # longer ones may fold, as in a narrow column
+                    assert word in words, (data.title, word)

@@ -6,9 +6,11 @@ import json
 from typing import Annotated
 
 import typer
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
 from rich.markup import escape
+from rich.padding import Padding
 from rich.table import Table
+from rich.text import Text
 
 from openwar.rulesets import RULESETS, check_ruleset, load_ruleset
 from openwar.rulesets.hooks import TableData
@@ -18,14 +20,52 @@ from openwar.words import counted
 Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 
 
-def rich_table(data: TableData) -> Table:
-    """A Rich table from plain :class:`TableData` (its text shown as written, not as markup)."""
-    table = Table(title=escape(data.title), title_justify="left")
-    for column in data.columns:
-        table.add_column(column, overflow="fold")
+LONGEST_WORD = 16  # a column may be narrower than a longer word, which then folds
+
+
+def catalog_view(data: TableData, width: int) -> RenderableType:
+    """:class:`TableData` for a terminal ``width`` columns wide (its text shown as written,
+    not as markup): a table if every column fits without cutting a word in two, else one
+    entry a row, its values named (fifteen columns of The Old World at 80 columns cut
+    "character" into "char" and "acte", and words of every column so).
+
+    The table has no lines between its columns and wraps text between words."""
+    columns = [(name, *(row[i] for row in data.rows)) for i, name in enumerate(data.columns)]
+    least = [min(LONGEST_WORD, max(len(w) for text in c for w in text.split() or [""]))
+             for c in columns]  # fmt: skip
+    most = [max(len(text) for text in c) for c in columns]
+    room = width - 2 * (len(columns) - 1)  # two spaces between columns, no frame
+    if sum(least) <= room:
+        table = Table(
+            title=escape(data.title),
+            title_justify="left",
+            box=None,
+            pad_edge=False,
+            header_style="bold underline",
+        )
+        for name, size in zip(data.columns, _widths(least, most, room), strict=True):
+            table.add_column(name, overflow="fold", width=size)
+        for row in data.rows:
+            table.add_row(*(escape(cell) for cell in row))
+        return table
+    entries: list[RenderableType] = [Text(data.title, style="italic")]
     for row in data.rows:
-        table.add_row(*(escape(cell) for cell in row))
-    return table
+        values = Text()
+        for j, (column, cell) in enumerate(zip(data.columns[1:], row[1:], strict=True)):
+            values.append(f"{' · ' if j else ''}{column} ", style="dim")
+            values.append(cell)
+        entries += [Text(row[0], style="bold"), Padding(values, (0, 0, 0, 2))]
+    return Group(*entries)
+
+
+def _widths(least: list[int], most: list[int], room: int) -> list[int]:
+    """Column widths within ``room``: each its longest word at least and its longest text at
+    most, the room left shared in proportion to what each still lacks."""
+    if sum(most) <= room:
+        return most
+    spare, lacking = room - sum(least), [m - n for n, m in zip(least, most, strict=True)]
+    widths = [n + spare * gap // sum(lacking) for n, gap in zip(least, lacking, strict=True)]
+    return widths
 
 
 def rulesets_command(
@@ -77,4 +117,4 @@ def catalog_command(
         return
     console = Console()
     for table in data.tables():
-        console.print(rich_table(table))
+        console.print(catalog_view(table, console.width))
