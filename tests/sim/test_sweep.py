@@ -65,6 +65,22 @@ def test_sweep_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["vary"] == "size" and [p["value"] for p in data["sweep"]] == [10, 20]
     assert all(p["wins"] + p["draws"] + p["losses"] == 2 for p in data["sweep"])
     assert set(data["even"]) == {"value", "value_low", "value_high", "points", "low", "high"}
+    assert data["vary_note"] is None  # a size says what it counts
+
+
+def test_an_aos_points_sweep_says_the_points_are_per_block() -> None:
+    """Age of Sigmar points are a warscroll's for each block of its size (AOS-U3): a sweep
+    of them says so, and how many blocks the unit pays for."""
+    from openwar.armies.model import ArmyUnit
+    from openwar.rulesets import load_ruleset
+
+    hooks = load_ruleset("aos").hooks
+    spears = ArmyUnit(name="Court Spears", type="Ironclad Spearmen", size=20)
+    assert hooks.profile_note(spears, "points") == (
+        "points: the warscroll's points for each 10 models (a unit of 20 pays them twice)"
+    )
+    assert hooks.profile_note(spears, "save") is None
+    assert load_ruleset("openwar").hooks.profile_note(spears, "points_per_miniature") is None
 
 
 def test_a_units_own_number_is_varied_at_fixed_points() -> None:

@@ -17,6 +17,7 @@ from openwar.battleplans.files import read_battleplan
 from openwar.battles import PLAYERS_HELP, read_players
 from openwar.cli.options import worker_count
 from openwar.progress import progress_bar
+from openwar.rulesets import load_ruleset
 from openwar.sim.executors import make_executor
 from openwar.sim.plan import SIDES, ArmyFile, SimulationPlan
 from openwar.sim.seeds import MAX_BATTLES, MAX_SEED
@@ -43,7 +44,8 @@ def sweep_command(
         typer.Option(
             help="The number to vary instead of the size: a characteristic (armor, move ...), "
             "a weapon's number as 'WEAPON.FIELD' ('Heavy Javelin.attacks') or the cost "
-            "(points_per_miniature; aos: points); see 'profile' in docs/simulate.md."
+            "(points_per_miniature; aos: points, for each block of the warscroll's size); "
+            "see 'profile' in docs/simulate.md."
         ),
     ] = None,
     values: Annotated[
@@ -93,11 +95,13 @@ def sweep_command(
         task = progress.add_task(escape(what), total=battles * len(numbers))
         points = play_sweep(plans, index, executor, lambda done: progress.advance(task, done))
     even = even_points(points, key)
+    note = _note(plan, index, unit, key)
     if as_json:
         data = {
             "unit": unit,
             "side": SIDES[index],
             "vary": key,
+            "vary_note": note,
             "battles": battles,
             "seed": seed,
             "players": list(plan.players),
@@ -106,7 +110,7 @@ def sweep_command(
         }
         typer.echo(json.dumps(data, indent=2))
     else:
-        _print(Console(highlight=False), unit, SIDES[index], key, points, even)
+        _print(Console(highlight=False), unit, SIDES[index], key, points, even, note)
     failed = sum(p.failed for p in points)
     if failed:  # a value whose battles all failed reads as an even 50%
         Console(stderr=True, soft_wrap=True).print(
@@ -143,9 +147,11 @@ def _print(
     key: str,
     points: list[SweepPoint],
     even: dict[str, float | None],
+    note: str | None = None,
 ) -> None:
     title = escape(f"{unit} ({side}): win share of {side}, draws half")
-    table = Table(title=title, title_justify="left")
+    caption = note and escape(note)
+    table = Table(title=title, title_justify="left", caption=caption, caption_justify="left")
     for column in (key, "army pts", "wins", "draws", "losses", "share", "95% interval"):
         table.add_column(escape(column), justify="right")
     for p in points:
@@ -172,6 +178,13 @@ def _print(
         else " (95% range reaches past the sweep)"
     )
     console.print(escape(f"Even matchup at about {at}{spread}."))
+
+
+def _note(plan: SimulationPlan, side: int, unit: str, key: str) -> str | None:
+    """What a value of ``key`` counts, where the ruleset says more than its name does."""
+    army = plan.army_lists()[side]
+    listed = next(u for u in army.units if u.name == unit)
+    return load_ruleset(army.ruleset).hooks.profile_note(listed, key)
 
 
 def _never_even(side: str, points: list[SweepPoint]) -> str:

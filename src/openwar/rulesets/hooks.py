@@ -83,6 +83,11 @@ class RulesetHooks(ABC, Generic[C]):
         unknown (that is reported already)."""
         return None
 
+    def profile_note(self, unit: ArmyUnit, key: str) -> str | None:
+        """What a value of ``key`` of ``unit``'s profile counts, where its name does not say
+        (a sweep's table notes it); None when it is plain."""
+        return None
+
     def profile_problems(self, unit: ArmyUnit) -> list[ArmyProblem]:
         """Every problem with ``unit.profile``: unknown keys, numbers out of bounds or fixed."""
         if not unit.profile:

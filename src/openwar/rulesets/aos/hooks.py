@@ -55,6 +55,20 @@ class AosHooks(RulesetHooks[AosCatalog]):
         points = unit.profile.get("points", scroll.points)
         return UnitCost(unit.name, scroll.name, size, points * blocks, tuple(options)), problems
 
+    def profile_note(self, unit: ArmyUnit, key: str) -> str | None:
+        """A warscroll's points are for each block of its size (AOS-U3)."""
+        name = find_name(unit.type, self.catalog.unit_names())
+        scroll = self.catalog.unit(name) if name else None
+        if key != "points" or scroll is None:
+            return None
+        size = unit.size if unit.size is not None else scroll.size
+        blocks = max(1, -(-size // scroll.size))
+        times = {1: "once", 2: "twice"}.get(blocks, f"{blocks} times")
+        return (
+            f"points: the warscroll's points for each {scroll.size} models "
+            f"(a unit of {size} pays them {times})"
+        )
+
     def profile_keys(self, unit: ArmyUnit) -> ProfileKeys | None:
         """U17: the warscroll's characteristics and points, and its weapons' numbers; what its
         damage table changes as wounds are suffered stays the table's."""
