@@ -16,6 +16,7 @@ from openwar.cli.battle import battle_command, replay_command
 from openwar.cli.battleplan import battleplan_command
 from openwar.cli.bench import bench_app
 from openwar.cli.catalog import catalog_command, rulesets_command
+from openwar.cli.charge import charge_command
 from openwar.cli.clickcompat import (
     Abort,
     Exit,
@@ -44,6 +45,7 @@ app = typer.Typer(
     cls=StoppableGroup,
 )
 app.add_typer(odds_app, name="odds")
+app.command("charge")(charge_command)
 app.add_typer(bench_app, name="bench")
 app.command("battleplan")(battleplan_command)
 app.add_typer(army_app, name="army")
