@@ -110,6 +110,8 @@ def _rolled(
         else sum((p for k, p in roll.items() if k >= least), Fraction(0))
     )
     needed = "no roll reaches" if least is None else f"{least} or more"
+    if least is not None and least <= min(roll):
+        needed = "any roll"
     if not allowed:
         needed = "cannot be tried"
     rerolled = 1 - (1 - success) ** 2 if reroll else None
@@ -154,22 +156,30 @@ def oldworld(gap: float, movement: int, bonus: int = 0) -> ChargeOdds:
     least = max(0, math.ceil(gap - 1e-9) - movement - bonus)
     why = (
         f"the charge range (the higher of 2D6, plus Movement {movement}{_plus(bonus)}) must "
-        f'reach the enemy {gap:g}" away: a charge roll of {least} or more'
+        f'reach the enemy {gap:g}" away: '
+        + (f"a charge roll of {least} or more" if least > 1 else "any charge roll does")
     )
     dice = "the higher of 2D6"
     return _rolled("oldworld", gap, '"', dice, results, least, why, ("TOW-M1",), reroll=False)
 
 
 def _certain(
-    ruleset: str, gap: float, unit: str, reach: float, how: str, clauses: tuple[str, ...]
+    ruleset: str,
+    gap: float,
+    unit: str,
+    reach: float,
+    how: str,
+    clauses: tuple[str, ...],
+    refused: str = "",
 ) -> ChargeOdds:
-    reaches = gap <= reach + 1e-9
-    why = f"nothing is rolled: {how} reaches {reach:g}{unit}, " + (
+    """A charge that rolls nothing: it reaches or not (``refused``: why none can be tried)."""
+    reaches = gap <= reach + 1e-9 and not refused
+    why = refused or f"nothing is rolled: {how} reaches {reach:g}{unit}, " + (
         "enough" if reaches else f"{gap - reach:g}{unit} short"
     )
-    needed = "always reaches" if reaches else "never reaches"
+    needed = "cannot be tried" if refused else "always reaches" if reaches else "never reaches"
     return ChargeOdds(ruleset, gap, unit, "", needed, {}, None, Fraction(int(reaches)), None,
-                      why, clauses)  # fmt: skip
+                      why, clauses, allowed=not refused)  # fmt: skip
 
 
 def opr(gap: float, bonus: int = 0) -> ChargeOdds:
@@ -179,8 +189,9 @@ def opr(gap: float, bonus: int = 0) -> ChargeOdds:
 
 
 def openwar(gap: float, move: int, bonus: int = 0) -> ChargeOdds:
-    """OW-O3 and OW-M2: a Run moves up to twice Move (+ ``bonus``: Eager for Battle 3, With all
-    Haste! 6) and is a Charge if it ends within 5 cm of an enemy."""
+    """OW-O3 and OW-M2: a Run moves up to twice Move (+ ``bonus`` cm: Eager for Battle 3; With
+    all Haste! 12, its 6 cm added to Move and so doubled) and is a Charge if it ends within
+    5 cm of an enemy; from within 5 cm a Run is a Retreat (OW-M3), never a Charge."""
     from openwar.rulesets.openwar.rules import battle_rules
 
     _check(gap, bonus)
@@ -192,7 +203,14 @@ def openwar(gap: float, move: int, bonus: int = 0) -> ChargeOdds:
         f"a Run of {rules.run_multiplier:g} x Move {move}{_plus(bonus)} cm, ending within "
         f"{rules.combat_range:g} cm,"
     )
-    return _certain("openwar", gap, " cm", run + rules.combat_range, how, ("OW-O3", "OW-M2"))
+    refused = ""
+    if gap <= rules.combat_range:
+        refused = (
+            f"no charge can be tried: an enemy is within {rules.combat_range:g} cm already "
+            "(in combat; a Run from here is a Retreat, OW-M3)"
+        )
+    return _certain("openwar", gap, " cm", run + rules.combat_range, how, ("OW-O3", "OW-M2"),
+                    refused)  # fmt: skip
 
 
 def charge_odds(

@@ -77,6 +77,11 @@ def test_tow_m1_charge_range_is_movement_plus_the_higher_of_two_dice(
         odds = charge_odds("oldworld", gap_, move=movement, bonus=bonus)
         assert odds.success == Fraction(reaches, 36), gap_
         assert odds.roll == {k: Fraction(2 * k - 1, 36) for k in FACES}  # P(max = k)
+    near = charge_odds("oldworld", 3.0, move=4)
+    assert (near.needed, near.success) == (
+        "any roll",
+        Fraction(1),
+    ) and "any charge roll does" in near.why
 
 
 def test_opr_m1_and_ow_m2_charges_roll_nothing() -> None:
@@ -87,6 +92,14 @@ def test_opr_m1_and_ow_m2_charges_roll_nothing() -> None:
     assert charge_odds("openwar", 29.0, move=12).success == 1
     assert charge_odds("openwar", 29.5, move=12).success == 0
     assert charge_odds("openwar", 32.0, move=12, bonus=3).success == 1  # Eager for Battle
+    assert charge_odds("openwar", 41.0, move=12, bonus=12).success == 1  # With all Haste!
+    within = charge_odds("openwar", 5.0, move=12)  # in combat: a Run is a Retreat (OW-M3)
+    assert (within.allowed, within.success, within.needed) == (
+        False,
+        Fraction(0),
+        "cannot be tried",
+    )
+    assert charge_odds("openwar", 5.01, move=12).success == 1
     for ruleset, move in (("opr", None), ("openwar", 12)):
         odds = charge_odds(ruleset, 10.0, move=move)
         assert odds.roll == {} and odds.dice == "" and "nothing is rolled" in odds.why
@@ -118,6 +131,9 @@ def test_charge_command_prints_the_roll_and_the_odds(capsys: pytest.CaptureFixtu
     data = json.loads(capsys.readouterr().out)
     assert data["success"] == {"fraction": "5/18", "p": 0.277777778} and data["least"] == 9
     assert data["clauses"] == ["AOS-C1"] and data["allowed"] is True
+    assert main(["charge", "aos", "--distance", "14"]) == 0
+    out = capsys.readouterr().out
+    assert 'more than 12" away' in out and "reaches: never" in out and "P(exactly)" not in out
 
 
 @pytest.mark.parametrize(

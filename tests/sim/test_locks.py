@@ -78,6 +78,23 @@ def test_a_run_whose_player_was_killed_is_free_at_once(
         assert store.run(recorded).status == "complete"
 
 
+LOOK = """
+import sys
+from pathlib import Path
+from openwar.sim.locks import being_played
+print(being_played(Path(sys.argv[1]), int(sys.argv[2])))
+"""
+
+
+def seen_from_another_process(store: Path, run_id: int) -> str:
+    done = subprocess.run(
+        [sys.executable, "-c", LOOK, str(store), str(run_id)],
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    return done.stdout.strip()
+
+
+@POSIX
 def test_this_process_may_enter_its_own_run_again(store_path: Path, recorded: int) -> None:
     with playing(store_path, recorded):
         assert being_played(store_path, recorded) is True
@@ -86,9 +103,83 @@ def test_this_process_may_enter_its_own_run_again(store_path: Path, recorded: in
         assert being_played(store_path, recorded) is True  # held until the outer one ends
         with RunStore(store_path) as store:
             assert play_run(store, recorded, InProcess()).summary["played"] == 2
-        assert being_played(store_path, recorded) is True
+            store.run(recorded)  # reading the store while playing keeps the lock
+        assert being_played(store_path, recorded + 7) is False  # a look at another run...
+        assert seen_from_another_process(store_path, recorded) == "True"  # ...kept this one
     assert being_played(store_path, recorded) is False
+    assert seen_from_another_process(store_path, recorded) == "False"
     assert lock_file(store_path).exists()
+
+
+@POSIX
+def test_a_store_named_through_a_link_shares_its_lock(
+    store_path: Path, recorded: int, tmp_path: Path
+) -> None:
+    link = tmp_path / "elsewhere.sqlite3"
+    link.symlink_to(store_path)
+    assert lock_file(link) == lock_file(store_path)
+    with playing(link, recorded):
+        assert seen_from_another_process(store_path, recorded) == "True"
+
+
+def test_reading_the_store_makes_no_lock_file(store_path: Path, recorded: int) -> None:
+    assert not lock_file(store_path).exists()
+    with RunStore(store_path) as store:
+        assert store.run(recorded).status == "interrupted"  # no lock file: nobody plays it
+    assert being_played(store_path, recorded) in (False, None)
+    assert not lock_file(store_path).exists()
+
+
+SHARED_FOR_A_MOMENT = """
+import fcntl, os, sys, time
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT)
+fcntl.lockf(fd, fcntl.LOCK_SH | fcntl.LOCK_NB, 1, int(sys.argv[2]))  # as being_played does
+print("shared", flush=True)
+time.sleep(0.3)
+"""
+
+
+@POSIX
+def test_a_look_from_another_process_does_not_refuse_the_player(
+    store_path: Path, recorded: int
+) -> None:
+    """`openwar runs list` takes each run's byte shared for an instant: a run starting then
+    waits that instant out rather than calling itself busy."""
+    looker = subprocess.Popen(
+        [sys.executable, "-c", SHARED_FOR_A_MOMENT, str(lock_file(store_path)), str(recorded)],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert looker.stdout is not None and looker.stdout.readline() == "shared\n"
+    with playing(store_path, recorded):
+        assert being_played(store_path, recorded) is True
+    looker.wait(timeout=30)
+
+
+@POSIX
+def test_a_file_system_that_cannot_lock_plays_unguarded(
+    store_path: Path, recorded: int, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    import errno
+    import fcntl
+
+    def cannot(*_: object) -> None:
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(fcntl, "lockf", cannot)
+    with RunStore(store_path) as store:
+        assert play_run(store, recorded, InProcess()).summary["played"] == 2  # not "busy"
+    lock_file(store_path).touch()
+    assert being_played(store_path, recorded) is None  # cannot be told
+    second = new_run_of(store_path)
+    assert main(["runs", "show", str(second), "--store", str(store_path)]) == 0
+    out = capsys.readouterr().out  # recorded as running, nobody can tell: its resume line
+    assert f"Not complete: openwar simulate --resume {second}" in out
+
+
+def new_run_of(store: Path) -> int:
+    with RunStore(store) as runs:
+        return new_run(runs, small_plan(battles=2))
 
 
 @POSIX

@@ -9,6 +9,7 @@ import json
 import os
 import shlex
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -352,6 +353,8 @@ def test_workers_end_when_their_run_is_killed_outright(tmp_path: Path) -> None:
     process.kill()
     process.wait(timeout=30)
     assert group_gone(process.pid), "worker processes outlived their killed parent"
+    with contextlib.closing(sqlite3.connect(store)) as db:  # as recorded: nobody could say
+        assert db.execute("SELECT status FROM runs WHERE id = 1").fetchone() == ("running",)
     with RunStore(store) as runs:  # its lock went with it: nobody plays it, it can be resumed
         assert runs.run(1).status == "interrupted"
 

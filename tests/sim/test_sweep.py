@@ -28,6 +28,8 @@ def test_sizes_from_range_or_list() -> None:
         "6:2": "counting down needs a negative step (such as 6:2:-1)",
         "2:6:-2": "counting up needs a positive step (such as 2:6:2)",
         "2:6:0": "a step of 0 never gets there (such as 2:6:1)",
+        "6:2:0": "a step of 0 never gets there (such as 6:2:-1)",
+        "5:5:0": "expected at least two values",
     }
     for text, said in wrong_way.items():
         with pytest.raises(OpenWarError) as caught:

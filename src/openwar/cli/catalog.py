@@ -8,7 +8,6 @@ from typing import Annotated
 import typer
 from rich.console import Console, Group, RenderableType
 from rich.markup import escape
-from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -50,12 +49,26 @@ def catalog_view(data: TableData, width: int) -> RenderableType:
         return table
     entries: list[RenderableType] = [Text(data.title, style="italic")]
     for row in data.rows:
-        values = Text()
-        for j, (column, cell) in enumerate(zip(data.columns[1:], row[1:], strict=True)):
-            values.append(f"{' · ' if j else ''}{column} ", style="dim")
-            values.append(cell)
-        entries += [Text(row[0], style="bold"), Padding(values, (0, 0, 0, 2))]
+        entries.append(Text(row[0], style="bold"))
+        entries += _named_values(list(zip(data.columns[1:], row[1:], strict=True)), width - 2)
     return Group(*entries)
+
+
+def _named_values(pairs: list[tuple[str, str]], width: int) -> list[Text]:
+    """``name value · name value ...`` in lines of at most ``width`` (indented by two), a name
+    never parted from its value unless the pair alone is longer than a line."""
+    lines: list[Text] = []
+    line = Text("  ")
+    for name, value in pairs:
+        if len(line) > 2 and len(line) + 3 + len(name) + 1 + len(value) > width + 2:
+            lines.append(line)
+            line = Text("  ")
+        if len(line) > 2:
+            line.append(" · ")
+        line.append(name + " ", style="dim")
+        line.append(value)
+    lines.append(line)
+    return lines
 
 
 def _widths(least: list[int], most: list[int], room: int) -> list[int]:

@@ -39,7 +39,8 @@ def charge_command(
             min=-MAX_BONUS,
             max=MAX_BONUS,
             help="Added to the roll or the move: aos Eager for Battle 1; opr Fast 6, Nimble 3; "
-            "openwar Eager for Battle 3, With all Haste! 6.",
+            "openwar (cm added to the Run) Eager for Battle 3, With all Haste! 12 (its 6 cm "
+            "doubled by the Run).",
         ),
     ] = 0,
     reroll: Annotated[
@@ -77,6 +78,9 @@ def _print(console: Console, odds: ChargeOdds) -> None:
             mark = "reaches" if odds.least is not None and k >= odds.least else ""
             table.add_row(str(k), f"{float(p):.2%}", f"{float(odds.at_least(k)):.2%}", mark)
         console.print(table)
+    if not odds.allowed:
+        console.print("reaches: [bold]never[/bold] (no charge can be tried from here)")
+        return
     console.print(f"reaches: [bold]{float(odds.success):.2%}[/bold] ({odds.success})")
     if odds.rerolled is not None:
         console.print(

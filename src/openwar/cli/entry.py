@@ -26,12 +26,12 @@ def run() -> None:
         from openwar.cli.app import main
 
         code = main(ending=True)
+        if signal.getsignal(signal.SIGTERM) is _terminate:  # no signal came: as it was
+            signal.signal(signal.SIGTERM, previous)
     except KeyboardInterrupt as exc:  # Terminated is one: while loading, or just after
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the process ends: say so, once
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         terminated = isinstance(exc, Terminated)
         print(f"openwar: {'terminated' if terminated else 'interrupted'}", file=sys.stderr)
         sys.exit(TERMINATED_EXIT if terminated else INTERRUPTED_EXIT)
-    if signal.getsignal(signal.SIGTERM) is _terminate:  # no signal came: as it was
-        signal.signal(signal.SIGTERM, previous)
     sys.exit(code)

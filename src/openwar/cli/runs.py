@@ -15,6 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from openwar.cli.options import output_file
+from openwar.sim.locks import being_played
 from openwar.sim.report import print_summary
 from openwar.sim.store import ENV_STORE, RunStore, StoredRun, default_store
 from openwar.words import counted
@@ -95,7 +96,7 @@ def show_run(
     console.print(f"  {run.done}/{run.plan.battles} battles; {run.code_version}", markup=False)
     if run.summary is not None:
         print_summary(console, run.summary)
-    elif run.status == "running":  # held by a process playing it now (openwar.sim.locks)
+    elif run.status == "running" and being_played(path, run.id):  # openwar.sim.locks
         console.print("Being played now: not complete yet", markup=False)
     else:  # the store named as it was found: another shell may not set $OPENWAR_STORE
         named = store or (path if os.environ.get(ENV_STORE) else None)

@@ -21,7 +21,7 @@ from openwar.cli.runs import MAX_RUN_ID
 from openwar.errors import OpenWarError
 from openwar.progress import progress_bar
 from openwar.sim.executors import Executor, make_executor
-from openwar.sim.locks import RunBusy, being_played
+from openwar.sim.locks import RunBusy, being_played, playing
 from openwar.sim.plan import ArmyFile, BattleResult, SimulationPlan
 from openwar.sim.report import print_summary
 from openwar.sim.run import (
@@ -109,9 +109,10 @@ def simulate_command(
             with executor:  # started before the run is recorded: a bad --scheduler leaves none
                 run_id = resume if resume is not None else new_run(runs, plan)
                 try:  # play_run answers a stop in its own steps; this one, before them
-                    if resume is not None:
-                        err.print(f"Resuming run {run_id} from {runs.path}", markup=False)
-                    finished = _play(runs, run_id, executor, err)
+                    with playing(runs.path, run_id):  # held from its first moment (play_run too)
+                        if resume is not None:
+                            err.print(f"Resuming run {run_id} from {runs.path}", markup=False)
+                        finished = _play(runs, run_id, executor, err)
                 except KeyboardInterrupt as exc:
                     raise stopped(runs, run_id, exc) from None
         except RunInterrupted as stop:

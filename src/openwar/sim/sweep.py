@@ -45,15 +45,20 @@ def parse_values(text: str, option: str = "--size", lowest: int | None = 1) -> l
         raise OpenWarError(f"{option} {text!r}: expected START:STOP:STEP or A,B,C")
     else:
         start, stop, by = (*parts, 1) if len(parts) == 2 else parts
-        if by == 0 or (stop - start) * by < 0:  # 6:2:1 is no values: say which way it goes
+        if start != stop and (by == 0 or (stop - start) * by < 0):  # 6:2:1 is no values
             if by == 0:
-                need, way = "a step of 0 never gets there", f"{start}:{stop}:1"
+                need, way = (
+                    "a step of 0 never gets there",
+                    f"{start}:{stop}:{1 if stop > start else -1}",
+                )
             else:
                 up = "up" if stop > start else "down"
                 need = f"counting {up} needs a {'positive' if up == 'up' else 'negative'} step"
                 way = f"{start}:{stop}:{-by}"
             raise OpenWarError(f"{option} {text!r}: {need} (such as {way})")
-        values = list(range(start, stop + (1 if by > 0 else -1), by)[: MOST_VALUES + 1])
+        values = (
+            [start] if start == stop else list(range(start, stop + (1 if by > 0 else -1), by))
+        )[: MOST_VALUES + 1]
     if len(values) < 2 or (lowest is not None and min(values) < lowest):
         least = "" if lowest is None else f" of {lowest} or more"
         raise OpenWarError(f"{option} {text!r}: expected at least two values{least}")
