@@ -45,7 +45,6 @@ app = typer.Typer(
     cls=StoppableGroup,
 )
 app.add_typer(odds_app, name="odds")
-app.command("charge")(charge_command)
 app.add_typer(bench_app, name="bench")
 app.command("battleplan")(battleplan_command)
 app.add_typer(army_app, name="army")
@@ -56,6 +55,7 @@ app.command("replay")(replay_command)
 app.command("simulate")(simulate_command)
 app.add_typer(runs_app, name="runs")
 app.command("sweep")(sweep_command)
+app.command("charge")(charge_command)
 
 
 @app.command()

@@ -68,9 +68,10 @@ def sweep_command(
     scheduler: Annotated[str | None, typer.Option(help="tcp://host:port or local-dask.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the sweep as JSON.")] = False,
 ) -> None:
-    """Vary one number of a unit (its size, a characteristic, a weapon's number or its cost),
-    play the same seeded battles at each value, and report the varied side's win share (draws
-    count half) with 95% intervals and where it is even.
+    """Vary one number of a unit: its side's win share at each value, and where it is even.
+
+    The number is its size, a characteristic, a weapon's number or its cost; the same seeded
+    battles are played at each value, and the share (draws count half) has a 95% interval.
 
     Examples: openwar sweep examples/armies/openwar/iron_road_legion.yaml
     examples/armies/openwar/hearthhold_lodge.yaml --unit "First Ironclad Cohort"
