@@ -154,13 +154,20 @@ def oldworld(gap: float, movement: int, bonus: int = 0) -> ChargeOdds:
         raise OpenWarError(f"--move {movement}: expected a Movement of 0 to 20")
     results = [max(faces) for faces in product(DIE, repeat=2)]
     least = max(0, math.ceil(gap - 1e-9) - movement - bonus)
+    longest = max(DIE) + movement + bonus
+    if least > max(DIE):
+        reach = f'no charge roll does (the longest charge range is {longest}")'
+    else:
+        reach = f"a charge roll of {least} or more" if least > 1 else "any charge roll does"
     why = (
         f"the charge range (the higher of 2D6, plus Movement {movement}{_plus(bonus)}) must "
-        f'reach the enemy {gap:g}" away: '
-        + (f"a charge roll of {least} or more" if least > 1 else "any charge roll does")
+        f'reach the enemy {gap:g}" away: {reach}'
     )
+    allowed = gap > 0
+    if not allowed:
+        why = "no charge can be tried: the units touch already (engaged in combat)"
     dice = "the higher of 2D6"
-    return _rolled("oldworld", gap, '"', dice, results, least, why, ("TOW-M1",), reroll=False)
+    return _rolled("oldworld", gap, '"', dice, results, least, why, ("TOW-M1",), False, allowed)
 
 
 def _certain(
@@ -185,7 +192,9 @@ def _certain(
 def opr(gap: float, bonus: int = 0) -> ChargeOdds:
     """OPR-M1: a Charge moves 12" (+6 Fast, +3 Nimble: ``bonus``) into melee."""
     _check(gap, bonus)
-    return _certain("opr", gap, '"', 12 + bonus, f'a Charge of 12"{_plus(bonus)}', ("OPR-M1",))
+    refused = "no charge can be tried: the units touch already (in melee)" if gap <= 0 else ""
+    how = f'a Charge of 12"{_plus(bonus)}' + ('"' if bonus else "")
+    return _certain("opr", gap, '"', 12 + bonus, how, ("OPR-M1",), refused)
 
 
 def openwar(gap: float, move: int, bonus: int = 0) -> ChargeOdds:
@@ -200,8 +209,9 @@ def openwar(gap: float, move: int, bonus: int = 0) -> ChargeOdds:
     rules = battle_rules()
     run = rules.run_multiplier * move + bonus
     how = (
-        f"a Run of {rules.run_multiplier:g} x Move {move}{_plus(bonus)} cm, ending within "
-        f"{rules.combat_range:g} cm,"
+        f"a Run of {rules.run_multiplier:g} x Move {move} cm"
+        + (f"{_plus(bonus)} cm" if bonus else "")
+        + f", ending within {rules.combat_range:g} cm,"
     )
     refused = ""
     if gap <= rules.combat_range:

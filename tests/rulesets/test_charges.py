@@ -77,6 +77,11 @@ def test_tow_m1_charge_range_is_movement_plus_the_higher_of_two_dice(
         odds = charge_odds("oldworld", gap_, move=movement, bonus=bonus)
         assert odds.success == Fraction(reaches, 36), gap_
         assert odds.roll == {k: Fraction(2 * k - 1, 36) for k in FACES}  # P(max = k)
+    far = charge_odds("oldworld", 11.0, move=4)
+    assert far.success == 0 and 'no charge roll does (the longest charge range is 10")' in far.why
+    touching = charge_odds("oldworld", 0.0, move=4)
+    assert (touching.allowed, touching.success) == (False, Fraction(0))
+    assert not charge_odds("opr", 0.0).allowed and charge_odds("opr", 0.5).success == 1
     near = charge_odds("oldworld", 3.0, move=4)
     assert (near.needed, near.success) == (
         "any roll",

@@ -19,7 +19,7 @@ from openwar.words import counted
 Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 
 
-LONGEST_WORD = 16  # a column may be narrower than a longer word, which then folds
+LONGEST_WORD = 24  # a column may be narrower than a longer word, which then folds
 
 
 def catalog_view(data: TableData, width: int) -> RenderableType:

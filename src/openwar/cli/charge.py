@@ -38,7 +38,8 @@ def charge_command(
         typer.Option(
             min=-MAX_BONUS,
             max=MAX_BONUS,
-            help="Added to the roll or the move: aos Eager for Battle 1; opr Fast 6, Nimble 3; "
+            help="Added to the roll or the move: aos Eager for Battle 1; oldworld added to the "
+            "charge range; opr Fast 6, Nimble 3; "
             "openwar (cm added to the Run) Eager for Battle 3, With all Haste! 12 (its 6 cm "
             "doubled by the Run).",
         ),
@@ -50,8 +51,8 @@ def charge_command(
 ) -> None:
     """The exact odds that a charge reaches an enemy DISTANCE away, as fractions.
 
-    The gap is between the nearest models and the way is taken as clear (terrain and units in
-    the way are the table's: openwar battle). Examples:
+    The gap is between the nearest models, the way taken as clear (terrain and units in the
+    way are the table's: openwar battle). Examples:
 
     openwar charge aos --distance 7.5 --reroll
 
