@@ -13,7 +13,9 @@ it stop short by:
   Page: Fast +6", Nimble +3"), an OpenWar Run twice the unit's Move and it is a Charge when it
   ends within 5 cm of an enemy. The odds are certain either way, and say which.
 
-Terrain, other units in the way and a unit's shape are the table's (``openwar battle``);
+The numbers are each ruleset's data: Age of Sigmar's and OpenWar's ``battle.yaml``, One Page
+Fantasy's and The Old World's ``charges.yaml``. Terrain, other units in the way and a unit's
+shape are the table's (``openwar battle``);
 here the gap is measured between the nearest models and the way is taken as clear.
 """
 
@@ -25,9 +27,28 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
+from pydantic import BaseModel, Field
+
 from openwar.errors import OpenWarError
+from openwar.rulesets.data import load_data
 
 MAX_GAP = 1000.0  # inches or cm: far past any table
+MOST_MOVEMENT = 20  # an Old World Movement: far past any profile
+
+
+class OprCharges(BaseModel):
+    """``opr/data/charges.yaml``: the Charge action's move, in inches (OPR-M1)."""
+
+    charge_move: int = Field(ge=1)
+
+
+class OldWorldCharges(BaseModel):
+    """``oldworld/data/charges.yaml``: the charge roll is the highest of ``charge_dice`` D6
+    (TOW-M1)."""
+
+    charge_dice: int = Field(ge=1)
+
+
 MAX_BONUS = 100
 DIE = range(1, 7)
 
@@ -150,9 +171,10 @@ def aos(gap: float, bonus: int = 0, reroll: bool = False) -> ChargeOdds:
 def oldworld(gap: float, movement: int, bonus: int = 0) -> ChargeOdds:
     """TOW-M1: the higher of two D6, plus Movement and ``bonus``, must reach ``gap``."""
     _check(gap, bonus)
-    if not 0 <= movement <= 20:
-        raise OpenWarError(f"--move {movement}: expected a Movement of 0 to 20")
-    results = [max(faces) for faces in product(DIE, repeat=2)]
+    if not 0 <= movement <= MOST_MOVEMENT:
+        raise OpenWarError(f"--move {movement}: expected a Movement of 0 to {MOST_MOVEMENT}")
+    dice = load_data("oldworld", "charges.yaml", OldWorldCharges).charge_dice
+    results = [max(faces) for faces in product(DIE, repeat=dice)]
     least = max(0, math.ceil(gap - 1e-9) - movement - bonus)
     longest = max(DIE) + movement + bonus
     if least > max(DIE):
@@ -160,14 +182,14 @@ def oldworld(gap: float, movement: int, bonus: int = 0) -> ChargeOdds:
     else:
         reach = f"a charge roll of {least} or more" if least > 1 else "any charge roll does"
     why = (
-        f"the charge range (the higher of 2D6, plus Movement {movement}{_plus(bonus)}) must "
+        f"the charge range (the highest of {dice}D6, plus Movement {movement}{_plus(bonus)}) must "
         f'reach the enemy {gap:g}" away: {reach}'
     )
     allowed = gap > 0
     if not allowed:
         why = "no charge can be tried: the units touch already (engaged in combat)"
-    dice = "the higher of 2D6"
-    return _rolled("oldworld", gap, '"', dice, results, least, why, ("TOW-M1",), False, allowed)
+    label = f"the highest of {dice}D6"
+    return _rolled("oldworld", gap, '"', label, results, least, why, ("TOW-M1",), False, allowed)
 
 
 def _certain(
@@ -192,9 +214,10 @@ def _certain(
 def opr(gap: float, bonus: int = 0) -> ChargeOdds:
     """OPR-M1: a Charge moves 12" (+6 Fast, +3 Nimble: ``bonus``) into melee."""
     _check(gap, bonus)
+    move = load_data("opr", "charges.yaml", OprCharges).charge_move
     refused = "no charge can be tried: the units touch already (in melee)" if gap <= 0 else ""
-    how = f'a Charge of 12"{_plus(bonus)}' + ('"' if bonus else "")
-    return _certain("opr", gap, '"', 12 + bonus, how, ("OPR-M1",), refused)
+    how = f'a Charge of {move}"{_plus(bonus)}' + ('"' if bonus else "")
+    return _certain("opr", gap, '"', move + bonus, how, ("OPR-M1",), refused)
 
 
 def openwar(gap: float, move: int, bonus: int = 0) -> ChargeOdds:

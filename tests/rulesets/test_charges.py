@@ -89,6 +89,14 @@ def test_tow_m1_charge_range_is_movement_plus_the_higher_of_two_dice(
     ) and "any charge roll does" in near.why
 
 
+def test_the_charge_numbers_are_the_rulesets_data_as_the_seeds_give_them() -> None:
+    from openwar.charges import OldWorldCharges, OprCharges
+    from openwar.rulesets.data import load_data
+
+    assert load_data("opr", "charges.yaml", OprCharges).charge_move == 12  # "Charge 12\""
+    assert load_data("oldworld", "charges.yaml", OldWorldCharges).charge_dice == 2  # two D6
+
+
 def test_opr_m1_and_ow_m2_charges_roll_nothing() -> None:
     assert charge_odds("opr", 12.0).success == 1 and charge_odds("opr", 12.01).success == 0
     assert charge_odds("opr", 17.9, bonus=6).success == 1  # Fast
