@@ -258,3 +258,21 @@ def test_installed_console_script_runs_the_issue_example() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["mean"] == pytest.approx(280 / 27, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("extra", "reading"),
+    [(("--armored",), "ignores Armored"), ((), "re-rolls blocks")],
+)
+def test_opr_a8_the_table_says_which_use_of_piercing_it_kept(
+    capsys: pytest.CaptureFixture[str], extra: tuple[str, ...], reading: str
+) -> None:
+    """A weapon with Piercing (or --piercing auto) works out both uses and keeps the one that
+    removes more models: the printed odds say which, as the JSON's piercing_used does."""
+    code, out, err = run(capsys, "odds", "opr", "--weapon", "Crossbow", "--models", "10", *extra)
+    assert code == 0, err
+    assert f"Piercing: {reading}" in out
+    data = run_json(capsys, "opr", "--piercing", "auto", *extra)
+    assert data["profile"]["piercing_used"] == ("ignore-armored" if extra else "reroll-blocks")
+    code, out, err = run(capsys, "odds", "opr", "--models", "10")  # no Piercing, no line
+    assert code == 0 and "Piercing" not in out

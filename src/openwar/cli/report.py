@@ -61,6 +61,13 @@ def print_odds(result: OddsResult, simulated: SimulatedOdds | None, console: Con
         line += f" (Monte Carlo: {simulated.mean:.4f} from {simulated.trials:,} rolls, "
         line += f"seed {simulated.seed})"
     console.print(line)
+    used = result.profile.get("piercing_used")
+    if used:  # OPR-A8: --piercing auto (or a weapon with p or x) kept the better reading
+        readings = {"ignore-armored": "ignores Armored", "reroll-blocks": "re-rolls blocks"}
+        console.print(
+            f"Piercing: {readings.get(str(used), str(used))} (of its two uses, the one that "
+            "removes more models)"
+        )
 
 
 def odds_json(result: OddsResult, simulated: SimulatedOdds | None) -> str:
