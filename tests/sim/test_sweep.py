@@ -36,6 +36,9 @@ def test_sizes_from_range_or_list() -> None:
             parse_values(text, "--values", lowest=None)
         assert str(caught.value) == f"--values {text!r}: {said}"
     assert parse_values("6:2:-2") == [6, 4, 2]
+    with pytest.raises(OpenWarError) as caught:  # two values given: name the one too small
+        parse_values("0,5")
+    assert str(caught.value) == "--size '0,5': 0 is below the least value, 1"
 
 
 def test_resized_armies_share_one_points_limit() -> None:

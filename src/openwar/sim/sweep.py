@@ -59,9 +59,11 @@ def parse_values(text: str, option: str = "--size", lowest: int | None = 1) -> l
         values = (
             [start] if start == stop else list(range(start, stop + (1 if by > 0 else -1), by))
         )[: MOST_VALUES + 1]
-    if len(values) < 2 or (lowest is not None and min(values) < lowest):
-        least = "" if lowest is None else f" of {lowest} or more"
-        raise OpenWarError(f"{option} {text!r}: expected at least two values{least}")
+    if lowest is not None and min(values) < lowest:
+        below = ", ".join(str(v) for v in values if v < lowest)
+        raise OpenWarError(f"{option} {text!r}: {below} is below the least value, {lowest}")
+    if len(values) < 2:
+        raise OpenWarError(f"{option} {text!r}: expected at least two values")
     if len(set(values)) != len(values):
         raise OpenWarError(f"{option} {text!r}: a value is given twice")
     if len(values) > MOST_VALUES:
