@@ -144,6 +144,20 @@ def test_a_plan_nested_too_deeply_is_one_line(
     assert f"{path}: not a readable battleplan JSON (nested too deeply)" in err
 
 
+def test_an_army_file_given_as_the_plan_says_where_it_stops_being_json(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Not the JSON parser's own words: the file, its line and column, and what a plan is."""
+    army = OPENWAR[0]
+    err = one_line_error(capsys, ["battle", *OPENWAR, "--battleplan", army])
+    assert f"{army}, line 1 column 1: not JSON (expecting value)" in err, err
+    assert "`openwar battleplan --ruleset openwar --json`" in err
+    path = tmp_path / "cut.json"
+    path.write_text('{"ruleset": "openwar",\n  "map": ')
+    err = one_line_error(capsys, ["battle", *OPENWAR, "--battleplan", str(path)])
+    assert f"{path}, line 2 column 10: not JSON" in err, err
+
+
 def test_a_plan_that_is_not_an_object_is_refused(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

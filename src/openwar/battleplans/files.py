@@ -40,8 +40,13 @@ def read_board(path: Path, ruleset: str) -> dict[str, Any]:
 
 
 def _read(path: Path, ruleset: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    made = f"a battleplan is the JSON that `openwar battleplan --ruleset {ruleset} --json` writes"
     try:
         data = json.loads(read_text_file(path))
+    except json.JSONDecodeError as exc:  # where the text stops being JSON, in the file's terms
+        raise OpenWarError(
+            f"{path}, line {exc.lineno} column {exc.colno}: not JSON ({exc.msg.lower()}); {made}"
+        ) from exc
     except (YamlReadError, ValueError) as exc:
         raise OpenWarError(f"{path}: not a readable battleplan JSON ({exc})") from exc
     except RecursionError:
