@@ -25,6 +25,7 @@ from openwar.ai.stats import wilson
 from openwar.battles import load_setup, make_players, start
 from openwar.engine.game import apply, legal_actions, outcome
 from openwar.progress import progress_bar
+from openwar.widths import print_whole
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "armies"
 SAMPLES = EXAMPLES / "openwar"
@@ -170,9 +171,9 @@ def run(
             console.print(f"  {first} vs {second}: {took:.0f} s", style="dim", markup=False)
             figures.append(match)
     if tables:
-        console.print(table(figures, ruleset))
+        print_whole(console, table(figures, ruleset))
         for match in figures:
-            console.print(breakdown(match))
+            print_whole(console, breakdown(match))
     return figures
 
 

@@ -21,6 +21,7 @@ from rich.table import Table
 from openwar.battles import fight_battle, load_setup
 from openwar.errors import OpenWarError
 from openwar.progress import progress_bar
+from openwar.widths import print_whole
 
 SAMPLES = Path(__file__).resolve().parents[3] / "examples" / "armies" / "openwar"
 SAMPLE_ARMIES = (SAMPLES / "iron_road_legion.yaml", SAMPLES / "hearthhold_lodge.yaml")
@@ -98,5 +99,5 @@ def run(count: int, players: list[str], armies: tuple[Path, Path] = SAMPLE_ARMIE
     with progress_bar(console, label="{task.description:>7}", remaining=False) as progress:
         for player in players:
             rows.append(play_battles(player, count, armies, progress))
-    console.print(figures_table(rows))
+    print_whole(console, figures_table(rows))
     console.print("one core; battleplan generation and set-up included; peak = resident memory")

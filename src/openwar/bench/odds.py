@@ -19,6 +19,7 @@ from openwar.dice.d6 import Reroll
 from openwar.dice.notation import parse_dice
 from openwar.rulesets.aos.montecarlo import simulate
 from openwar.rulesets.aos.odds import AosAttack, attack_odds
+from openwar.widths import print_whole
 
 CASES = (("20 attacks, damage D3", 20, "D3"), ("60 attacks, damage D6", 60, "D6"))
 
@@ -83,7 +84,7 @@ def run(repeat: int, trials: int) -> None:
         else:
             cells = ["not installed", "-"]
         table.add_row(label, f"{mean:.6f}", f"{ours * 1e3:.3f} ms", *cells)
-    console.print(table)
+    print_whole(console, table)
     if not have_icepool:
         console.print(
             "icepool is not installed: `make bench` (or `pip install -e '.[bench]'` in the "

@@ -17,6 +17,7 @@ from rich.table import Table
 from openwar.sim.executors import Executor, chunked, make_executor
 from openwar.sim.plan import ArmyFile, BattleResult, SimulationPlan
 from openwar.sim.seeds import battle_seeds
+from openwar.widths import print_whole
 
 SAMPLES = Path(__file__).resolve().parents[3] / "examples" / "armies" / "openwar"
 SAMPLE_ARMIES = ("iron_road_legion.yaml", "hearthhold_lodge.yaml")
@@ -68,7 +69,7 @@ def run(battles: int, players: tuple[str, str], seed: int, worker_counts: tuple[
             str(sum(1 for r in results if r.error is not None)),
             _duration(QUESTION / rate),
         )
-    console.print(table)
+    print_whole(console, table)
     load = os.getloadavg()[0]
     cores = os.cpu_count() or 1
     if load > 0.5 * cores:

@@ -30,6 +30,7 @@ from openwar.errors import OpenWarError
 from openwar.progress import progress_bar
 from openwar.sim.seeds import MAX_SEED
 from openwar.summary import RoundSummary, summarise
+from openwar.widths import print_whole
 
 SIDE_NAMES = ("A", "B")
 
@@ -275,7 +276,7 @@ def report(
     console.print("   vs   ".join(names), markup=False)
     if log:
         _print_log(console, record)
-    console.print(table)
+    print_whole(console, table)
     for line in highlights:
         console.print(f"  {line}", markup=False)
     winner = (

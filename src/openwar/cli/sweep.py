@@ -29,6 +29,7 @@ from openwar.sim.sweep import (
     play_sweep,
     sweep_plans,
 )
+from openwar.widths import print_whole
 from openwar.words import counted
 
 
@@ -166,7 +167,7 @@ def _print(
             f"{p.share:.1%}",
             f"{low:.1%} - {high:.1%}",
         )
-    console.print(table)
+    print_whole(console, table)
     if even["value"] is None:
         console.print(_never_even(side, points))
         return
