@@ -224,3 +224,6 @@ def test_oldworld_u8_points_limit_and_u2_size() -> None:
 def test_unknown_ruleset_is_a_problem_not_an_exception() -> None:
     result = report("warmaster", [])
     assert rules(result) == ["ruleset"] and not result.valid
+    # no clause to cite, so no [clause title] tag after the message
+    assert str(result.problems[0]).startswith("ruleset: unknown ruleset 'warmaster'")
+    assert not str(result.problems[0]).endswith("]")

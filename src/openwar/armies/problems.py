@@ -18,6 +18,8 @@ class ArmyProblem:
     def __str__(self) -> str:
         where = " / ".join(part for part in (self.unit, self.option) if part)
         prefix = f"{where}: " if where else ""
+        if not self.title:  # no clause of the rules to cite (an unknown ruleset)
+            return f"{prefix}{self.message}"
         return f"{prefix}{self.message} [{self.rule} {self.title}]"
 
     def to_json(self) -> dict[str, str | None]:

@@ -41,7 +41,7 @@ def assess(army: ArmyList) -> ArmyReport:
     """Price ``army`` and check it against its ruleset's rules."""
     if army.ruleset not in RULESETS:
         text = f"unknown ruleset {army.ruleset!r}{did_you_mean(army.ruleset, RULESETS)}"
-        problem = ArmyProblem("ruleset", "registered rulesets", text, option="ruleset")
+        problem = ArmyProblem("ruleset", "", text, option="ruleset")
         return ArmyReport(army, ArmyCost(()), army.points_limit, (problem,))
     hooks = load_ruleset(army.ruleset).hooks
     units: list[UnitCost] = []
