@@ -34,6 +34,9 @@ from openwar.sim.seeds import MAX_SEED
 PLAYERS = ("random", "simple", "heuristic", "search")
 SEARCH_BUDGETS = range(1, 101)  # search:N, rollouts per candidate and halving round
 PLAYERS_HELP = "random, simple, heuristic, search or search:N (N rollouts per try, default 3)"
+PLAYERS_OPTION_HELP = (
+    f"Players of A and B, such as heuristic,random (one name plays both): {PLAYERS_HELP}."
+)
 REPLAY_FORMAT = "openwar-replay/1"
 
 
@@ -131,7 +134,9 @@ def read_players(text: str, option: str = "--players") -> tuple[str, str]:
     if len(names) == 1:
         names *= 2
     if len(names) != 2:
-        raise OpenWarError(f"{option} {text!r}: expected two players such as simple,random")
+        raise OpenWarError(
+            f"{option} {text!r}: expected two players such as simple,random, or one for both"
+        )
     found = []
     for name in names:
         try:

@@ -178,6 +178,7 @@ def test_search_budget_is_rollouts_per_try() -> None:
     """``search:N`` is the search with N rollouts per candidate and halving round: twice the
     budget plays twice the rollouts for the same decision."""
     assert read_players(" search:06 , search") == ("search:6", "search")  # one name each
+    assert read_players("heuristic") == ("heuristic", "heuristic")  # one name plays both
     first, second = make_players(read_players("search:6,search"), 0)
     assert isinstance(first, SearchPlayer) and isinstance(second, SearchPlayer)
     assert (first.rollouts, second.rollouts) == (6, 3)
@@ -213,7 +214,7 @@ def test_search_budget_is_rollouts_per_try() -> None:
         ("search:\u00b2", "from 1 to 100"),  # a digit to str.isdigit, not to int()
         ("search:", "from 1 to 100"),
         ("heuristic:3", "unknown player 'heuristic:3'"),
-        ("random,simple,search", "expected two players"),
+        ("random,simple,search", "expected two players .* or one for both"),
     ],
 )
 def test_bad_player_names_say_what_is_expected(text: str, message: str) -> None:

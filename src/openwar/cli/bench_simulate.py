@@ -6,15 +6,13 @@ from typing import Annotated
 
 import typer
 
-from openwar.battles import PLAYERS_HELP, read_players
+from openwar.battles import PLAYERS_OPTION_HELP, read_players
 from openwar.sim.seeds import MAX_SEED
 
 
 def bench_simulate(
     battles: Annotated[int, typer.Option("-n", "--battles", min=1, help="Timed battles.")] = 40,
-    players: Annotated[
-        str, typer.Option(help=f"Players of A and B: {PLAYERS_HELP}.")
-    ] = "simple,simple",
+    players: Annotated[str, typer.Option(help=PLAYERS_OPTION_HELP)] = "simple,simple",
     seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Root seed of the battles.")] = 1,
 ) -> None:
     """Battles per second of `openwar simulate` with 1 and 2 local workers (sample armies)."""

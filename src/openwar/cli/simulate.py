@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from openwar.battleplans.files import read_battleplan
-from openwar.battles import PLAYERS_HELP, read_players
+from openwar.battles import PLAYERS_OPTION_HELP, read_players
 from openwar.cli import options
 from openwar.cli.options import picture_file
 from openwar.cli.runs import MAX_RUN_ID
@@ -49,9 +49,7 @@ def simulate_command(
         int | None,
         typer.Option("-n", "--battles", min=1, max=MAX_BATTLES, help="Number of battles."),
     ] = None,
-    players: Annotated[str, typer.Option(help=f"Players of A and B: {PLAYERS_HELP}.")] = (
-        "simple,simple"
-    ),
+    players: Annotated[str, typer.Option(help=PLAYERS_OPTION_HELP)] = ("simple,simple"),
     battleplan: Annotated[
         Path | None,
         typer.Option(help="One battleplan JSON for every battle (default: one per battle)."),
