@@ -545,3 +545,25 @@ def test_threat_ranges_count_the_twist_eager_runs_and_the_dead_of_nights_sight()
     move = orders.move_allowance(state, shooter.id)
     assert shoot > move + 1.0
     assert openwar_eval._reach(state, shooter)[1] == pytest.approx(move + 1.0)
+
+
+def test_more_orders_run_and_advance_onto_a_held_objective_as_a_fight() -> None:
+    """The menu offers a Run to an objective only where it ends out of combat, and a Charge
+    only into base contact; the evaluation adds the Run onto an objective that ends as a
+    Charge on the nearest enemy there (OW-M2) and the Advance that ends fighting it (OW-O1),
+    as the rules allow: the engine takes every one, and they fight."""
+    state = charge_position()
+    state.board.update(victory=victory.FIELD, objectives=[[45.0, 66.0], [85.0, 85.0]])
+    menu = legal_actions(state)
+    judge = openwar_eval.OpenWarEvaluation(Weights(objective_charges=True, objective_fights=True))
+    extra = judge.more_orders(state)
+    assert [a for a in extra if a not in menu], "orders the menu does not offer"
+    assert {(a.kind, a.choice) for a in extra} == {("run", "charge"), ("advance", "move-fight")}
+    for action in extra:
+        assert action.unit == "a1" and action.target == "b1"
+        kinds = [e.kind for e in apply(state, action)[1]]
+        assert "attack" in kinds and ("charge" in kinds) == (action.kind == "run"), kinds
+    off = openwar_eval.OpenWarEvaluation(Weights(objective_charges=False, objective_fights=False))
+    assert off.more_orders(state) == []
+    state.unit("a1").tokens["exhaustion"] = 1  # no Run: the Advance only
+    assert {a.kind for a in judge.more_orders(state)} == {"advance"}

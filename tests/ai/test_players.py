@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from openwar.ai import HeuristicPlayer, SearchPlayer, evaluation_for, search
+from openwar.ai.openwar_eval import EVALUATION
 from openwar.ai.stats import wilson
 from openwar.battles import load_setup, make_players, read_players, start
 from openwar.bench.ai import SAMPLE_ARMIES, games, play_game
@@ -89,7 +90,9 @@ def _deployed(seed: int = 3) -> GameState:
 
 
 @pytest.mark.parametrize("kind", ["heuristic", "search"])
-def test_ai_only_ever_returns_menu_actions(kind: str) -> None:
+def test_ai_only_ever_returns_menu_actions_or_its_evaluations_more_orders(kind: str) -> None:
+    """An AI plays the menu's orders, or the legal ones its evaluation adds (OpenWar's Runs
+    and Advances onto an objective that end in a fight): the engine takes every one."""
     state = _deployed() if kind == "search" else _first_state()
     ai = HeuristicPlayer(1) if kind == "heuristic" else SearchPlayer(1, candidates=2, rollouts=1,
                                                                       horizon=2)  # fmt: skip
@@ -100,7 +103,7 @@ def test_ai_only_ever_returns_menu_actions(kind: str) -> None:
         menu = legal_actions(state)
         player = ai if step % 2 == 0 or state.active == 0 else other
         action = player.choose(state, menu)
-        assert action in menu
+        assert action in menu or action in EVALUATION.more_orders(state)
         state = apply(state, action)[0]
 
 

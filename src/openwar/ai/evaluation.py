@@ -1,7 +1,9 @@
 """What a ruleset tells the AI: how much an action is worth, and how good a position is.
 
 A ruleset plugs in by adding a module with an ``EVALUATION`` object to :data:`EVALUATIONS`;
-the players never look inside the rules themselves.
+the players never look inside the rules themselves. An evaluation may also offer
+``more_orders(state)``: legal orders its side's menu leaves out that the players weigh with
+the menu's (OpenWar's: a Run or an Advance onto an objective that ends in a fight).
 """
 
 from __future__ import annotations

@@ -32,4 +32,17 @@ class HeuristicPlayer:
     def choose(self, state: GameState, menu: list[Action]) -> Action:
         if len(menu) == 1:
             return menu[0]
-        return menu[int(np.argmax(self.values(state, menu)))]
+        options = menu + self.more(state, menu)
+        return options[int(np.argmax(self.values(state, options)))]
+
+    def more(self, state: GameState, menu: list[Action]) -> list[Action]:
+        """Legal orders the menu leaves out that the ruleset's evaluation weighs too
+        (``more_orders``, OpenWar's: a Run or an Advance onto an objective that ends in a
+        fight), for the units the menu gives orders to (a rollout's menu is one unit's), after
+        the menu's own (ties go to the menu)."""
+        judge = self.evaluation or evaluation_for(state.ruleset)
+        more = getattr(judge, "more_orders", None)
+        if more is None:
+            return []
+        offered, units = set(menu), {a.unit for a in menu}
+        return [a for a in more(state) if a.unit in units and a not in offered]

@@ -24,8 +24,8 @@ from openwar.engine.game import legal_actions
 from openwar.engine.space import centroid, gaps
 from openwar.engine.state import FloatArray, GameState, IntArray, UnitState
 from openwar.rulesets.openwar import fight, orders, prize, ruses, victory
-from openwar.rulesets.openwar.board import territory
-from openwar.rulesets.openwar.menu import unit_orders
+from openwar.rulesets.openwar.board import objectives, territory
+from openwar.rulesets.openwar.menu import ROUNDING_SLACK, unit_orders
 from openwar.rulesets.openwar.odds import OpenWarAttack, slain_and_presence
 from openwar.rulesets.openwar.rules import battle_rules
 from openwar.rulesets.openwar.shooting import shooters
@@ -64,6 +64,8 @@ class Weights:
     desperate: float = 0.3  # the share of the enemy's replies weighed when not winning late
     desperate_rounds: int = 4  # "late": this many ends of rounds to come, or fewer
     desperate_need: float = 0.5  # the gathering's last rounds, behind: the deficit's share
+    objective_charges: bool = True  # weigh Runs onto objectives that end as Charges too
+    objective_fights: bool = True  # and Advances onto objectives that end in a fight
 
     @cached_property
     def _hash(self) -> int:
@@ -1081,6 +1083,50 @@ class OpenWarEvaluation:
         if state.phase != "over":
             score += objective_value(state, side, w=self.w)
         return score
+
+    def more_orders(self, state: GameState) -> list[Action]:
+        """Legal orders the menu leaves out that are worth weighing: with
+        ``objective_charges``, a Run onto an objective that ends within combat range of an
+        enemy, which the rules make a Charge on it (OW-M2; the menu offers a Run to an
+        objective only where it ends out of combat, and a Charge only into base contact, so
+        an objective held by a few enemies could not be run onto)."""
+        if not (self.w.objective_charges or self.w.objective_fights) or state.phase != "battle":
+            return []
+        found: list[Action] = []
+        for unit in state.side_units(state.active):
+            if unit.flags.get("ordered") or unit.flags.get("split"):
+                continue
+            if orders.in_combat(state, unit.id) or not len(state.on_table(unit.id)):
+                continue
+            ways = [("advance", orders.move_allowance(state, unit.id), "move-fight")]
+            if not unit.tokens.get("exhaustion") and self.w.objective_charges:
+                ways.append(("run", orders.run_allowance(state, unit.id), "charge"))
+            for kind, limit, choice in ways:
+                if kind == "advance" and not self.w.objective_fights:
+                    continue
+                for goal in objectives(state):
+                    found += self._onto(state, unit, goal, kind, limit, choice)
+        return found
+
+    def _onto(
+        self, state: GameState, unit: UnitState, goal: tuple[float, float], kind: str,
+        limit: float, choice: str,
+    ) -> list[Action]:  # fmt: skip
+        """The order that takes ``unit`` as near ``goal`` as ``limit`` allows and fights the
+        nearest enemy it ends in combat with there (none if it ends out of combat: the
+        menu's own move to the objective)."""
+        members = state.on_table(unit.id)
+        point = orders.reachable_point(state, unit.id, np.asarray(goal, float), limit)
+        if point is None:
+            return []
+        after = state.clone()
+        after.pos[members] += np.asarray(point) - centroid(state, members)
+        # in combat with room to spare: the engine, rounding the positions, finds it so too
+        near = orders.enemies_within(after, unit.id, battle_rules().combat_range - ROUNDING_SLACK)
+        if not near:
+            return []
+        target = min(near, key=lambda e: (orders.least_gap(after, unit.id, e), e))
+        return [Action(kind, unit.side, unit.id, target, point, choice)]
 
     def distinct(self, a: Action, b: Action) -> bool:
         """Different units: one unit's orders go in alternation with the enemy's, so which

@@ -72,6 +72,7 @@ class SearchPlayer:
     def choose(self, state: GameState, menu: list[Action]) -> Action:
         if len(menu) == 1:
             return menu[0]
+        menu = menu + self.heuristic.more(state, menu)  # the orders the heuristic weighs too
         values = self.heuristic.values(state, menu)
         if state.phase == "setup":
             return menu[int(np.argmax(values))]
