@@ -1085,11 +1085,13 @@ class OpenWarEvaluation:
         return score
 
     def more_orders(self, state: GameState) -> list[Action]:
-        """Legal orders the menu leaves out that are worth weighing: with
-        ``objective_charges``, a Run onto an objective that ends within combat range of an
-        enemy, which the rules make a Charge on it (OW-M2; the menu offers a Run to an
-        objective only where it ends out of combat, and a Charge only into base contact, so
-        an objective held by a few enemies could not be run onto)."""
+        """Legal orders the menu leaves out that are worth weighing, for each unit of the
+        side to act out of combat with no order yet and each objective: with
+        ``objective_charges``, the Run as near the objective as it reaches when it ends within
+        combat range of an enemy, which the rules make a Charge on it (OW-M2; the menu offers
+        a Run to an objective only where it ends out of combat, and a Charge only into base
+        contact, so an objective held by a few enemies could not be run onto); with
+        ``objective_fights``, the Advance that ends so, fighting that enemy (OW-O1)."""
         if not (self.w.objective_charges or self.w.objective_fights) or state.phase != "battle":
             return []
         found: list[Action] = []
