@@ -21,7 +21,7 @@ from shapely.geometry import Point, Polygon
 from openwar.ai.common import army_points, initial_size
 from openwar.engine.actions import Action
 from openwar.engine.game import legal_actions
-from openwar.engine.space import centroid, gaps
+from openwar.engine.space import OVERLAP_TOLERANCE, centroid, gaps
 from openwar.engine.state import FloatArray, GameState, IntArray, UnitState
 from openwar.rulesets.openwar import fight, orders, prize, ruses, victory
 from openwar.rulesets.openwar.board import objectives, territory
@@ -1100,12 +1100,12 @@ class OpenWarEvaluation:
                 continue
             if orders.in_combat(state, unit.id) or not len(state.on_table(unit.id)):
                 continue
-            ways = [("advance", orders.move_allowance(state, unit.id), "move-fight")]
-            if not unit.tokens.get("exhaustion") and self.w.objective_charges:
+            ways = []
+            if self.w.objective_fights:
+                ways.append(("advance", orders.move_allowance(state, unit.id), "move-fight"))
+            if self.w.objective_charges and not unit.tokens.get("exhaustion"):
                 ways.append(("run", orders.run_allowance(state, unit.id), "charge"))
             for kind, limit, choice in ways:
-                if kind == "advance" and not self.w.objective_fights:
-                    continue
                 for goal in objectives(state):
                     found += self._onto(state, unit, goal, kind, limit, choice)
         return found
@@ -1121,14 +1121,21 @@ class OpenWarEvaluation:
         point = orders.reachable_point(state, unit.id, np.asarray(goal, float), limit)
         if point is None:
             return []
-        after = state.clone()
-        after.pos[members] += np.asarray(point) - centroid(state, members)
-        # in combat with room to spare: the engine, rounding the positions, finds it so too
-        near = orders.enemies_within(after, unit.id, battle_rules().combat_range - ROUNDING_SLACK)
+        xy = state.pos[members] + (np.asarray(point) - centroid(state, members))
+        # in combat with room to spare (as orders.enemies_within measures, less the rounding
+        # slack): the engine, rounding the positions, finds it so too
+        reach = battle_rules().combat_range - ROUNDING_SLACK + OVERLAP_TOLERANCE
+        near = []
+        for enemy in state.side_units(1 - unit.side):
+            theirs = state.on_table(enemy.id)
+            if len(theirs):
+                gap = float(gaps(xy, state.radius[members], state.pos[theirs],
+                                 state.radius[theirs]).min())  # fmt: skip
+                if gap <= reach:
+                    near.append((gap, enemy.id))
         if not near:
             return []
-        target = min(near, key=lambda e: (orders.least_gap(after, unit.id, e), e))
-        return [Action(kind, unit.side, unit.id, target, point, choice)]
+        return [Action(kind, unit.side, unit.id, min(near)[1], point, choice)]
 
     def distinct(self, a: Action, b: Action) -> bool:
         """Different units: one unit's orders go in alternation with the enemy's, so which

@@ -48,7 +48,7 @@ def battle_command(
     seed: Annotated[
         int, typer.Option(min=0, max=MAX_SEED, help="Seed of the dice (and of the plan).")
     ] = 1,
-    players: Annotated[str, typer.Option(help=PLAYERS_OPTION_HELP)] = ("simple,simple"),
+    players: Annotated[str, typer.Option(help=PLAYERS_OPTION_HELP)] = "simple,simple",
     log: Annotated[bool, typer.Option("--log", help="Print every action and event.")] = False,
     replay_file: Annotated[
         Path | None,

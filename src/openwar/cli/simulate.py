@@ -49,7 +49,7 @@ def simulate_command(
         int | None,
         typer.Option("-n", "--battles", min=1, max=MAX_BATTLES, help="Number of battles."),
     ] = None,
-    players: Annotated[str, typer.Option(help=PLAYERS_OPTION_HELP)] = ("simple,simple"),
+    players: Annotated[str, typer.Option(help=PLAYERS_OPTION_HELP)] = "simple,simple",
     battleplan: Annotated[
         Path | None,
         typer.Option(help="One battleplan JSON for every battle (default: one per battle)."),
