@@ -240,6 +240,22 @@ def test_ow_m2_run_ending_out_of_combat_is_no_charge() -> None:
     assert gap(after, "a", "b") == pytest.approx(6.0)
 
 
+def test_ow_m2_a_run_naming_an_enemy_it_does_not_reach_is_refused_as_a_charge() -> None:
+    """A Run that names an enemy is a Charge on it: ending beside another enemy, or out of
+    combat, it is refused under OW-M2 (not as a fight the unit is not in, OW-F1)."""
+    state = battle([unit("a", 1)], [unit("b", 1), unit("c", 1)])
+    place(state, "a", [(40.0, 40.0)])
+    place(state, "b", [(40.0, 40.0 + DIAMETER + 15.0)])
+    place(state, "c", [(70.0, 40.0)])
+    state = in_battle(state)
+    with pytest.raises(IllegalActionError, match="OW-M2.*a's Run names c to charge"):
+        play(state, Action("run", 0, "a", "c", (40.0, 55.0)))  # ends beside b
+    with pytest.raises(IllegalActionError, match="OW-M2.*ends more than 5 cm from it"):
+        play(state, Action("run", 0, "a", "b", (40.0, 45.0)))  # ends out of combat
+    _, events = play(state, Action("run", 0, "a", "b", (40.0, 55.0)), [*MISS, 1, 1])
+    assert first(events, "charge").data["target"] == "b"
+
+
 def test_ow_m2_no_charge_from_combat() -> None:
     """A Run from within 5 cm is a Retreat, never a Charge (even towards the enemy)."""
     state = battle([unit("a", 1)], [unit("b", 1), unit("c", 1)])
