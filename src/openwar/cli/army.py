@@ -94,8 +94,9 @@ def _assessed(file: Path) -> ArmyReport:
 
 @army_app.command("validate")
 def validate_army(file: ArmyPath, as_json: Json = False) -> None:
-    """Check the army: exit 0 when valid, 1 listing every problem, 2 when unreadable (every
-    problem of the file's shape listed, one per line)."""
+    """Check the army: exit 0 when valid, 1 listing every problem, 2 when unreadable.
+
+    An unreadable file lists every problem of its shape, one per line."""
     try:
         army = load_army(file)
     except ArmyFileError as exc:
