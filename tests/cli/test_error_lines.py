@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from openwar.cli.app import main
+
 from .kit import one_line_error
 
 
@@ -107,3 +109,27 @@ def test_the_battle_log_names_units_and_rounds_numbers(capsys: pytest.CaptureFix
     assert "A deploy Legion Command [a3] at (35.4, 33.8)" in out
     assert "deployed: unit Legion Command [a3], point (35.44, 33.75)" in out
     assert "{'" not in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "name"),
+    [
+        (["sweep", "a.yaml", "b.yaml", "--unit", "A", "--size", "5,10", "--unit", "B"], "--unit"),
+        (["odds", "openwar", "--attacks", "3", "--attacks=4"], "--attacks"),
+        (["bench", "ai", "-n", "4", "--battles", "6"], "--battles"),
+    ],
+)
+def test_an_option_of_one_value_given_twice_is_refused_by_name(
+    capsys: pytest.CaptureFixture[str], argv: list[str], name: str
+) -> None:
+    """Click kept the last value silently: `sweep --unit A --unit B` swept B alone."""
+    message = one_line_error(capsys, argv, nothing_done=True)
+    assert f"error: {name} was given 2 times; it takes one value" in message
+
+
+def test_flags_and_many_valued_options_may_repeat(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["odds", "openwar", "--attacks", "2", "--json", "--json"]) == 0
+    assert '"mean"' in capsys.readouterr().out
+    argv = ["bench", "ai", "-n", "2", "--matchup", "random,random", "--matchup", "nobody,random"]
+    message = one_line_error(capsys, argv, nothing_done=True)
+    assert "nobody" in message and "given" not in message  # refused for the name, not twice

@@ -24,6 +24,7 @@ from openwar.cli.clickcompat import (
     StoppableGroup,
     UsageError,
     command_path,
+    refuse_repeats,
     tidy_help,
 )
 from openwar.cli.odds import odds_app
@@ -101,6 +102,7 @@ def main(argv: list[str] | None = None, *, ending: bool = False) -> int:
 def _main(argv: list[str] | None, err: Console) -> int:
     command = typer.main.get_command(app)
     tidy_help(command, ROLL_TYPES)
+    refuse_repeats(command)
     try:
         result = command.main(args=argv, standalone_mode=False, prog_name="openwar")
     except NoArgsIsHelpError as exc:

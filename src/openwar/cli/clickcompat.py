@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -22,6 +23,7 @@ __all__ = [
     "StoppableGroup",
     "UsageError",
     "command_path",
+    "refuse_repeats",
     "tidy_help",
 ]
 
@@ -43,6 +45,29 @@ def tidy_help(command: Command, shown: dict[Callable[..., Any], str]) -> None:
     if isinstance(command, TyperGroup):
         for sub in command.commands.values():
             tidy_help(sub, shown)
+
+
+def refuse_repeats(command: Command) -> None:
+    """An option that takes one value, given twice, is a usage error naming it: click keeps
+    the last silently, so ``sweep --unit A --unit B`` swept B alone. Flags and options that
+    take many values may repeat. Every command of ``command``'s tree checks its arguments
+    before click reads them."""
+    if isinstance(command, TyperGroup):
+        for sub in command.commands.values():
+            refuse_repeats(sub)
+        return
+    parse = command.parse_args
+
+    def parse_args(ctx: Context, args: list[str]) -> list[str]:
+        _, _, order = command.make_parser(ctx).parse_args(args=list(args))
+        single = [p for p in order if isinstance(p, TyperOption) and not (p.multiple or p.is_flag)]
+        for param, times in Counter(single).items():
+            if times > 1:
+                name = max(param.opts, key=len)
+                raise UsageError(f"{name} was given {times} times; it takes one value", ctx)
+        return parse(ctx, args)
+
+    command.parse_args = parse_args  # type: ignore[method-assign]
 
 
 def command_path(command: Command, argv: list[str], name: str = "openwar") -> str:

@@ -248,9 +248,9 @@ def test_ow_m2_a_run_naming_an_enemy_it_does_not_reach_is_refused_as_a_charge() 
     place(state, "b", [(40.0, 40.0 + DIAMETER + 15.0)])
     place(state, "c", [(70.0, 40.0)])
     state = in_battle(state)
-    with pytest.raises(IllegalActionError, match="OW-M2.*a's Run names c to charge"):
+    with pytest.raises(IllegalActionError, match=r"OW-M2.*a's Run names c to charge"):
         play(state, Action("run", 0, "a", "c", (40.0, 55.0)))  # ends beside b
-    with pytest.raises(IllegalActionError, match="OW-M2.*ends more than 5 cm from it"):
+    with pytest.raises(IllegalActionError, match=r"OW-M2.*ends more than 5 cm from it"):
         play(state, Action("run", 0, "a", "b", (40.0, 45.0)))  # ends out of combat
     _, events = play(state, Action("run", 0, "a", "b", (40.0, 55.0)), [*MISS, 1, 1])
     assert first(events, "charge").data["target"] == "b"
