@@ -58,3 +58,17 @@ def test_a_bad_option_value_is_said_in_plain_words(
     err = capsys.readouterr().err
     assert said in err and "Input should" not in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_help_paragraphs_are_wrapped_once(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Typer kept the docstring's line breaks and wrapped at the terminal too: "(SEED_i from
+    child i of" then "SeedSequence(seed)..." on the next line, under a short one."""
+    monkeypatch.setenv("COLUMNS", "120")
+    assert main(["simulate", "--help"]) == 0
+    broken = next(line for line in capsys.readouterr().out.splitlines() if "child i of" in line)
+    assert "child i of SeedSequence(seed).spawn(N)" in broken
+    assert main(["charge", "--help"]) == 0
+    lines = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    assert "openwar charge aos --distance 7.5 --reroll" in lines  # commands keep their lines

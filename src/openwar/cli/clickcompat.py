@@ -28,10 +28,34 @@ __all__ = [
 ]
 
 
+def reflowed(text: str) -> str:
+    """``text`` with each paragraph's lines joined, as Typer's rich help keeps a docstring's
+    line breaks and then wraps at the terminal's width too (a sentence broken twice: "from
+    child i of" / "SeedSequence(seed)..."). A line that starts a command (``openwar ...``) or
+    is indented stays on its own.
+
+    >>> reflowed("One sentence\\nbroken.\\n\\nExamples:\\nopenwar a\\n  --b")
+    'One sentence broken.\\n\\nExamples:\\nopenwar a\\n  --b'
+    """
+    paragraphs = []
+    for paragraph in text.split("\n\n"):
+        lines: list[str] = []
+        for line in paragraph.split("\n"):
+            if lines and not line.startswith(("openwar ", " ")):
+                lines[-1] += " " + line
+            else:
+                lines.append(line)
+        paragraphs.append("\n".join(lines))
+    return "\n\n".join(paragraphs)
+
+
 def tidy_help(command: Command, shown: dict[Callable[..., Any], str]) -> None:
     """Help that says what to type: Typer 0.29 shows every option's Python type, so a flag
     reads ``--json <bool>`` (as if it took a value) and a roll parsed from "4+" reads
-    ``<int>``. A flag shows no type; an option read by a parser in ``shown`` shows its text."""
+    ``<int>``. A flag shows no type; an option read by a parser in ``shown`` shows its text.
+    The help's paragraphs are :func:`reflowed`."""
+    if command.help:
+        command.help = reflowed(command.help)
     helper = command.get_help_option(Context(command))  # made now (and kept) to tidy it too
     for param in [*command.params, *([helper] if helper is not None else [])]:
         if not isinstance(param, TyperOption):

@@ -41,12 +41,10 @@ odds_app = typer.Typer(
     help=(
         "Exact odds of an attack: P(exactly k) and P(at least k) for every k, and the mean.\n\n"
         "Pick a ruleset; `openwar odds RULESET --help` lists its options. Examples:\n\n"
-        "openwar odds aos --attacks 20 --hit 4+ --wound 3+ --rend -1 --damage D3 --save 4+ "
-        "--reroll-hits ones\n\n"
-        "openwar odds openwar --models 10 --attacks 3 --melee 1 --difficulty 5 --armor 4\n\n"
-        "openwar odds opr --models 10 --attacks 2 --quality 4 --target-quality 5 --poison\n\n"
-        "openwar odds oldworld --models 10 --ws 4 --target-ws 3 --strength 4 --toughness 3 "
-        "--armour 5+"
+        "openwar odds aos --attacks 20 --hit 4+ --wound 3+ --rend -1 --save 4+\n\n"
+        "openwar odds openwar --models 10 --attacks 3 --melee 1 --armor 4\n\n"
+        "openwar odds opr --models 10 --attacks 2 --quality 4 --poison\n\n"
+        "openwar odds oldworld --models 10 --ws 4 --strength 4 --armour 5+"
     ),
 )
 
@@ -159,8 +157,10 @@ def aos_odds(
 ) -> None:
     """Age of Sigmar: attacks, hit, wound, rend, save, damage.
 
-    Example: openwar odds aos --attacks 20 --hit 4+ --wound 3+ --rend -1 --damage D3 --save 4+
-    --reroll-hits ones --models-wounds 2
+    Example:
+
+      openwar odds aos --attacks 20 --hit 4+ --wound 3+ --rend -1 --damage D3 \\
+        --save 4+ --reroll-hits ones --models-wounds 2
     """
     from openwar.rulesets.aos.montecarlo import simulate as roll
     from openwar.rulesets.aos.odds import AosAttack, attack_odds
@@ -216,8 +216,10 @@ def openwar_odds(
 ) -> None:
     """OpenWar: d6 + Melee vs Difficulty to hit, d6 + Pierce vs Armor to wound, then Presence.
 
-    Example: openwar odds openwar --models 10 --attacks 3 --melee 1 --difficulty 5 --armor 4
-    --target-size 10 --presence 1 --morale 9
+    Example:
+
+      openwar odds openwar --models 10 --attacks 3 --melee 1 --difficulty 5 \\
+        --armor 4 --target-size 10 --presence 1 --morale 9
     """
     from openwar.rulesets.openwar.montecarlo import simulate as roll
     from openwar.rulesets.openwar.odds import OpenWarAttack, attack_odds
@@ -284,7 +286,10 @@ def opr_odds(
 ) -> None:
     """One Page Fantasy: Quality tests to hit, the target's Quality tests to block.
 
-    Example: openwar odds opr --models 10 --attacks 2 --quality 4 --target-quality 5 --poison
+    Example:
+
+      openwar odds opr --models 10 --attacks 2 --quality 4 --target-quality 5 \\
+        --poison
     """
     from openwar.rulesets.opr.montecarlo import simulate as roll
     from openwar.rulesets.opr.odds import OprAttack, attack_odds, weapons
@@ -348,8 +353,10 @@ def oldworld_odds(
 ) -> None:
     """The Old World: WS-vs-WS (or BS) to hit, S-vs-T to wound, armour with AP, ward.
 
-    Example: openwar odds oldworld --models 10 --ws 4 --target-ws 3 --strength 4 --toughness 3
-    --armour 5+
+    Example:
+
+      openwar odds oldworld --models 10 --ws 4 --target-ws 3 --strength 4 \\
+        --toughness 3 --armour 5+
     """
     from openwar.rulesets.oldworld.montecarlo import simulate as roll
     from openwar.rulesets.oldworld.odds import Mode, OldWorldAttack, attack_odds
