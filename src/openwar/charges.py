@@ -27,22 +27,22 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from openwar.errors import OpenWarError
-from openwar.rulesets.data import load_data
+from openwar.rulesets.data import RuleData, load_data
 
 MAX_GAP = 1000.0  # inches or cm: far past any table
 MOST_MOVEMENT = 20  # an Old World Movement: far past any profile
 
 
-class OprCharges(BaseModel):
+class OprCharges(RuleData):
     """``opr/data/charges.yaml``: the Charge action's move, in inches (OPR-M1)."""
 
     charge_move: int = Field(ge=1)
 
 
-class OldWorldCharges(BaseModel):
+class OldWorldCharges(RuleData):
     """``oldworld/data/charges.yaml``: the charge roll is the highest of ``charge_dice`` D6
     (TOW-M1)."""
 

@@ -97,6 +97,17 @@ def test_the_charge_numbers_are_the_rulesets_data_as_the_seeds_give_them() -> No
     assert load_data("oldworld", "charges.yaml", OldWorldCharges).charge_dice == 2  # two D6
 
 
+@pytest.mark.parametrize("model", ["OprCharges", "OldWorldCharges"])
+def test_a_misspelt_key_of_charges_yaml_is_an_error_not_dropped(model: str) -> None:
+    """As in every other rule-data file (RuleData): `charge_mvoe: 12` was silently ignored."""
+    from pydantic import ValidationError
+
+    import openwar.charges
+
+    with pytest.raises(ValidationError, match="Extra inputs are not permitted"):
+        getattr(openwar.charges, model).model_validate({"charge_move": 12, "charge_dice": 2})
+
+
 def test_opr_m1_and_ow_m2_charges_roll_nothing() -> None:
     assert charge_odds("opr", 12.0).success == 1 and charge_odds("opr", 12.01).success == 0
     assert charge_odds("opr", 17.9, bonus=6).success == 1  # Fast
