@@ -153,6 +153,17 @@ def test_show_and_cost_of_an_army_of_no_known_ruleset_is_one_line(
     assert err.count("\n") == 1 and f"{path}: unknown ruleset 'chess'" in err
 
 
+def test_new_names_a_file_it_cannot_write_and_leaves_nothing(
+    tmp_path: Path, capsys: Capture
+) -> None:
+    missing = tmp_path / "no-such-folder" / "army.yaml"
+    assert main(["army", "new", "openwar", str(missing)]) == 2
+    assert f"{missing}: the folder {missing.parent} does not exist" in capsys.readouterr().err
+    assert main(["army", "new", "openwar", str(tmp_path), "--force"]) == 2
+    assert f"{tmp_path}: is a folder, not a file" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # no half-written file left
+
+
 def test_new_refuses_a_name_that_is_not_text(tmp_path: Path, capsys: Capture) -> None:
     # bytes a terminal could not decode reach Python as surrogates: once a traceback
     path = tmp_path / "n.yaml"

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from openwar.armies.files import ArmyFileError, army_yaml, load_army
 from openwar.armies.validate import ArmyReport, assess
+from openwar.outputs import check_output, write_text
 from openwar.rulesets import RULESETS, UnknownRulesetError, check_ruleset, load_ruleset
 from openwar.words import counted
 
@@ -49,11 +50,8 @@ def new_army(
     army = load_ruleset(check_ruleset(ruleset)).hooks.starter(name)
     if file.exists() and not force:
         raise ArmyFileError(f"{file}: already exists (use --force to overwrite)")
-    try:
-        file.write_text(f"# {ruleset} army list: see `openwar catalog {ruleset}`\n"
-                        + army_yaml(army), encoding="utf-8")  # fmt: skip
-    except OSError as exc:
-        raise ArmyFileError(f"{file}: cannot be written ({exc.strerror or exc})") from exc
+    heading = f"# {ruleset} army list: see `openwar catalog {ruleset}`\n"
+    write_text(check_output(file), heading + army_yaml(army))  # whole, or not there at all
     typer.echo(f"wrote {file} ({len(army.units)} units)")
 
 
