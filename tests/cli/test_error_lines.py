@@ -133,3 +133,19 @@ def test_flags_and_many_valued_options_may_repeat(capsys: pytest.CaptureFixture[
     argv = ["bench", "ai", "-n", "2", "--matchup", "random,random", "--matchup", "nobody,random"]
     message = one_line_error(capsys, argv, nothing_done=True)
     assert "nobody" in message and "given" not in message  # refused for the name, not twice
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["bench", "ai", "-n", "1000001"],
+        ["bench", "battle", "-n", "1000001"],
+        ["bench", "simulate", "-n", "1000001"],
+        ["bench", "odds", "--repeat", "100001"],
+    ],
+)
+def test_a_benchmark_too_big_to_run_is_refused_before_any_work(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    """As simulate's and sweep's: `bench ai` spawned every seed before playing one."""
+    assert "must be at most" in one_line_error(capsys, argv, nothing_done=True)

@@ -6,6 +6,7 @@ import typer
 
 from openwar.cli.bench_ai import bench_ai
 from openwar.cli.bench_simulate import bench_simulate
+from openwar.sim.seeds import MAX_BATTLES
 
 bench_app = typer.Typer(no_args_is_help=True, help="Benchmarks that print figures.")
 bench_app.command("simulate")(bench_simulate)
@@ -14,7 +15,9 @@ bench_app.command("ai")(bench_ai)
 
 @bench_app.command("odds")
 def bench_odds(
-    repeat: int = typer.Option(200, min=1, help="Timed repetitions (the median is shown)."),
+    repeat: int = typer.Option(
+        200, min=1, max=100_000, help="Timed repetitions (the median is shown)."
+    ),
     trials: int = typer.Option(
         1_000_000, min=1000, max=10_000_000, help="Monte Carlo attack sequences (20 dice each)."
     ),
@@ -27,7 +30,9 @@ def bench_odds(
 
 @bench_app.command("battle")
 def bench_battle(
-    count: int = typer.Option(20, "-n", "--battles", min=1, help="Seeded battles per player."),
+    count: int = typer.Option(
+        20, "-n", "--battles", min=1, max=MAX_BATTLES, help="Seeded battles per player."
+    ),
     players: str = typer.Option(
         "random,simple",
         help="Player kinds, one row each (both sides): random, simple, heuristic, search or "

@@ -9,13 +9,19 @@ import typer
 from rich.console import Console
 
 from openwar.cli.options import worker_count
-from openwar.sim.seeds import MAX_SEED
+from openwar.sim.seeds import MAX_BATTLES, MAX_SEED
 
 
 def bench_ai(
     battles: Annotated[
         int,
-        typer.Option("-n", "--battles", min=2, help="Battles per matchup (pairs, sides swapped)."),
+        typer.Option(
+            "-n",
+            "--battles",
+            min=2,
+            max=MAX_BATTLES,
+            help="Battles per matchup (pairs, sides swapped).",
+        ),
     ] = 20,
     seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Root seed of the battles.")] = 0,
     workers: Annotated[

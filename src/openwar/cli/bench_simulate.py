@@ -7,11 +7,13 @@ from typing import Annotated
 import typer
 
 from openwar.battles import PLAYERS_OPTION_HELP, read_players
-from openwar.sim.seeds import MAX_SEED
+from openwar.sim.seeds import MAX_BATTLES, MAX_SEED
 
 
 def bench_simulate(
-    battles: Annotated[int, typer.Option("-n", "--battles", min=1, help="Timed battles.")] = 40,
+    battles: Annotated[
+        int, typer.Option("-n", "--battles", min=1, max=MAX_BATTLES, help="Timed battles.")
+    ] = 40,
     players: Annotated[str, typer.Option(help=PLAYERS_OPTION_HELP)] = "simple,simple",
     seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Root seed of the battles.")] = 1,
 ) -> None:
