@@ -1,12 +1,13 @@
-"""Units of length: each ruleset states its own in ``data/length.yaml`` (inch or cm)."""
+"""Units of length: each ruleset states its own (``length_unit`` in ``data/ruleset.yaml``:
+inch or cm)."""
 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal
 
 from openwar.rulesets import check_ruleset
-from openwar.rulesets.data import RuleData, load_data
+from openwar.rulesets.data import load_data
+from openwar.rulesets.registry import DESCRIPTION_FILE, RulesetDescription
 
 CM_PER_INCH = 2.54
 
@@ -23,17 +24,14 @@ class LengthUnit(StrEnum):
         return '"' if self is LengthUnit.INCH else " cm"
 
 
-class LengthData(RuleData):
-    unit: Literal["inch", "cm"]
-
-
 def ruleset_unit(ruleset: str) -> LengthUnit:
     """The unit of length a ruleset's rules are written in.
 
     >>> ruleset_unit("openwar").value, ruleset_unit("aos").value
     ('cm', 'inch')
     """
-    return LengthUnit(load_data(check_ruleset(ruleset), "length.yaml", LengthData).unit)
+    described = load_data(check_ruleset(ruleset), DESCRIPTION_FILE, RulesetDescription)
+    return LengthUnit(described.length_unit)
 
 
 def inches_to_cm(inches: float) -> int:
