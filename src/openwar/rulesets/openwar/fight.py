@@ -109,7 +109,7 @@ def armor(state: GameState, mini: int) -> int:
 def accuracy(state: GameState, unit_id: str, holding: bool) -> int:
     rules = battle_rules()
     unit = state.unit(unit_id)
-    bonus = rules.hold_accuracy if holding else 0
+    bonus = attack_rules().hold_accuracy if holding else 0  # the attack sequence's data
     return bonus + rules.exhaustion_accuracy * min(unit.tokens.get("exhaustion", 0), 1)
 
 
@@ -266,14 +266,15 @@ def presence_roll(
     """2D6 + Presence + slain (+Shock, Glory, charge bonus) against Morale (seed 2.1-2.2)."""
     rules = battle_rules()
     unit, enemy = state.unit(attacker_id), state.unit(target_id)
-    roll = int(dice.d6(rules.presence_dice).sum())
+    dice_rolled = attack_rules().presence_dice  # the attack sequence's data, as the odds read it
+    roll = int(dice.d6(dice_rolled).sum())
     bonus = rules.glory_presence * unit.tokens.get("glory", 0)
     bonus += rules.charge_push_bonus if charged else 0
-    bonus += int(unit.profile["presence"]) + slain + shock
+    bonus += int(unit.profile["presence"]) + slain + attack_rules().shock_bonus * shock
     morale = int(enemy.profile["morale"]) + rules.shaken_morale * enemy.tokens.get("shaken", 0)
     first = None
     if roll + bonus <= morale and presence_rerolled(state) and not state.is_destroyed(target_id):
-        first, roll = roll, int(dice.d6(rules.presence_dice).sum())  # OW-X6 Grudge Match
+        first, roll = roll, int(dice.d6(dice_rolled).sum())  # OW-X6 Grudge Match
     total = roll + bonus
     beaten = total > morale and not state.is_destroyed(target_id)
     spoken = beaten and ruses.no_shaken(state, enemy.side)  # OW-R6 Inspiring Speech

@@ -21,10 +21,8 @@ class BattleRules(RuleData):
     follow_up_move: float
     charge_push_bonus: int
     hold_armor: int
-    hold_accuracy: int
     run_multiplier: float
     regroup_move: float
-    presence_dice: int
     contact: float
     base_radius: float
     rank_width: int
