@@ -155,6 +155,13 @@ def test_aos_u3_points_per_block_and_u13_limit() -> None:
     assert rules(report("aos", [WARDEN, SPEARS], points_limit=199, general="Warden")) == ["U13"]
 
 
+def test_aos_u2_unit_size_from_1_to_max_size() -> None:
+    assert aos([WARDEN, {**SPEARS, "size": 30}]) == []  # Ironclad Spearmen: max_size 30
+    assert aos([WARDEN, {**SPEARS, "size": 1}]) == []  # understrength is still a unit
+    result = report("aos", [WARDEN, {**SPEARS, "size": 31}], points_limit=2000, general="Warden")
+    assert rules(result) == ["U2"] and "size 31 is outside 1-30" in result.problems[0].message
+
+
 def test_aos_u4_command_models() -> None:
     one = {**SPEARS, "options": [{"name": "Champion", "models": 1}]}
     two = {**SPEARS, "options": [{"name": "Champion", "models": 2}]}

@@ -193,3 +193,14 @@ def test_ow_b12_a_unit_that_fits_nowhere_takes_no_part() -> None:
     assert [a.choice for a in menu] == [NO_ROOM]
     after, events = play(state, menu[0])
     assert kinds(events)[0] == "no_room" and after.is_destroyed("a")
+
+
+def test_ow_bp_7_a_generated_battleplan_plays_five_rounds_the_default_board_six() -> None:
+    from openwar.battleplans.generator import generate
+    from openwar.battleplans.report import battleplan_json
+    from openwar.rulesets.openwar.board import board_from_plan, default_board
+
+    for seed in range(5):
+        plan = battleplan_json(generate("openwar", 1000, seed))
+        assert plan["game_length"] == 5 and board_from_plan(plan)["rounds"] == 5
+    assert "rounds" not in default_board() and battle_rules().rounds == 6  # OW-B13's limit

@@ -56,7 +56,7 @@ class AosHooks(RulesetHooks[AosCatalog]):
         return UnitCost(unit.name, scroll.name, size, points * blocks, tuple(options)), problems
 
     def profile_note(self, unit: ArmyUnit, key: str) -> str | None:
-        """A warscroll's points are for each block of its size (AOS-U3)."""
+        """A warscroll's points are for each block of its size (U3)."""
         name = find_name(unit.type, self.catalog.unit_names())
         scroll = self.catalog.unit(name) if name else None
         if key != "points" or scroll is None:

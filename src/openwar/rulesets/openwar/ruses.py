@@ -65,7 +65,7 @@ def _mark_used(state: GameState, side: int) -> None:
 
 
 def command_unit(state: GameState, side: int) -> UnitState | None:
-    """The side's Command unit (OW-U12: exactly one per army), or None."""
+    """The side's Command unit (U12: exactly one per army), or None."""
     kind = battle_rules().command_type
     return next((u for u in state.units if u.side == side and u.kind == kind), None)
 
