@@ -276,3 +276,21 @@ def test_opr_a8_the_table_says_which_use_of_piercing_it_kept(
     assert data["profile"]["piercing_used"] == ("ignore-armored" if extra else "reroll-blocks")
     code, out, err = run(capsys, "odds", "opr", "--models", "10")  # no Piercing, no line
     assert code == 0 and "Piercing" not in out
+
+
+def test_opr_a13_a_weapon_of_the_x_mark_puts_each_models_wounds_on_one_model(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A Cannon (x) of one model removes at most one model, whatever its wounds: 6 wounds on
+    Tough(3) models once removed two, as if pooled."""
+    code, out, err = run(capsys, "odds", "opr", "--weapon", "Cannon", "--models", "1",
+                         "--tough", "3", "--json")  # fmt: skip
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["profile"]["single_model"] is True and data["profile"]["attacks"] == 6
+    assert max(data["distribution"]) > 0 and len(data["distribution"]) == 7  # up to 6 wounds
+    assert [p > 0 for p in data["slain"]][:3] == [True, True, False] and sum(data["slain"][2:]) == 0
+    code, out, _ = run(capsys, "odds", "opr", "--weapon", "Cannon", "--models", "1")
+    assert code == 0 and "x: all the wounds each model deals go on one model" in out
+    code, out, _ = run(capsys, "odds", "opr", "--weapon", "Stone Thrower", "--json")
+    assert json.loads(out)["profile"]["single_model"] is False

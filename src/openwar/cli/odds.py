@@ -257,7 +257,11 @@ def opr_odds(
     models: Annotated[int, typer.Option(min=1, help="Attacking models.")] = 5,
     attacks: Annotated[int, typer.Option(min=0, help="Attacks per model.")] = 1,
     weapon: Annotated[
-        str | None, typer.Option(help="A weapon from the table (sets attacks, piercing).")
+        str | None,
+        typer.Option(
+            help="A weapon from the table: sets attacks, Piercing for its p and x marks, and "
+            "for x all of each model's wounds on one model."
+        ),
     ] = None,
     quality: Annotated[int, typer.Option(parser=options.roll, help="Attacker's Quality.")] = 4,
     target_quality: Annotated[
@@ -306,11 +310,14 @@ def opr_odds(
         attacks = chosen.attacks
         if chosen.piercing and piercing is Piercing.NONE:
             piercing = Piercing.AUTO
+        single_model = chosen.single_model
+    else:
+        single_model = False
     options.check_dice(models * attacks, "'--models' x '--attacks'")
     options.check_rolled(models * attacks, simulate, "'--models' x '--attacks'")
     profile = OprAttack(
         models, attacks, quality, target_quality, target_models, tough, armored, cover,
-        piercing, deadly, poison, rapid, unwieldy, regeneration,
+        piercing, deadly, poison, rapid, unwieldy, regeneration, single_model,
     )  # fmt: skip
     _finish(attack_odds(profile), lambda n, s: roll(profile, n, s), as_json, plot, simulate, seed)
 

@@ -68,6 +68,8 @@ def print_odds(result: OddsResult, simulated: SimulatedOdds | None, console: Con
             f"Piercing: {readings.get(str(used), str(used))} (of its two uses, the one that "
             "removes more models)"
         )
+    if result.profile.get("single_model"):  # OPR-A13: the weapons table's x mark
+        console.print("x: all the wounds each model deals go on one model (the excess is lost)")
 
 
 def odds_json(result: OddsResult, simulated: SimulatedOdds | None) -> str:

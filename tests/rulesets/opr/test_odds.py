@@ -73,7 +73,11 @@ def one_attack(p: OprAttack) -> dict[tuple[int, int], Fraction]:
 
 
 def removed(p: OprAttack, run: tuple[tuple[int, int], ...]) -> int:
-    """OPR-A11/A12: packets go on one model (excess lost), other wounds pile up after."""
+    """OPR-A11/A12: packets go on one model (excess lost), other wounds pile up after. With
+    the table's x mark (OPR-A13) all of each model's wounds are one packet."""
+    if p.single_model:
+        chunks = [run[i : i + p.attacks] for i in range(0, len(run), p.attacks)]
+        run = tuple((sum(a + b for a, b in chunk), 0) for chunk in chunks)
     cap = p.target_models * p.tough
     allocated = 0
     for packet, _ in run:
@@ -187,6 +191,10 @@ SMALL = [
     opr(models=2, attacks=1, quality=3, target_quality=4, unwieldy=True, deadly=True, tough=2),
     opr(models=2, attacks=1, quality=4, target_quality=6, regeneration=True, deadly=True, tough=3),
     opr(models=1, attacks=3, quality=2, target_quality=6, tough=3, target_models=1, deadly=True),
+    # the weapons table's x: all of each model's wounds on one model (OPR-A13)
+    opr(models=1, attacks=3, quality=3, target_quality=5, single_model=True, target_models=3),
+    opr(models=2, attacks=3, quality=3, target_quality=6, tough=2, single_model=True),
+    opr(models=2, attacks=2, quality=2, target_quality=5, tough=2, deadly=True, single_model=True),
 ]
 
 
@@ -221,6 +229,7 @@ MONTE_CARLO = [
     opr(models=10, attacks=2, quality=4, target_quality=5, deadly=True, tough=3, target_models=5),
     opr(models=10, attacks=1, quality=3, target_quality=4, poison=True, rapid=True, tough=2),
     opr(models=5, attacks=3, quality=4, target_quality=4, armored=True, piercing="auto"),
+    opr(models=3, attacks=6, quality=4, target_quality=5, tough=3, single_model=True, poison=True),
 ]
 
 

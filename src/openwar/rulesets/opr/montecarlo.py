@@ -52,9 +52,12 @@ def _batch(p: OprAttack, rng: np.random.Generator, n: int) -> tuple[IntArray, In
     elif p.poison:
         loose = loose + trigger * rules.poison_wounds
     loose = negate_points(rng, loose, regen, max(rules.poison_wounds, 1))
+    if p.single_model:  # the table's x: each model's wounds with it, one packet on one model
+        packets = (packets + loose).reshape(n, p.models, p.attacks).sum(axis=2)
+        loose = np.zeros((n, 0), dtype=np.int64)
     limit = p.target_models * p.tough
     effective = np.zeros(n, dtype=np.int64)
-    for column in range(shape[1]):
+    for column in range(packets.shape[1]):
         room = p.tough - effective % p.tough
         effective = np.minimum(effective + np.minimum(packets[:, column], room), limit)
     effective = np.minimum(effective + loose.sum(axis=1), limit)

@@ -7,7 +7,8 @@ cover and blocks. Other hits may be ignored by Armored (4+) or, failing that, by
 shooting only), then the target takes a Quality test per hit and each success blocks.
 Regeneration ignores each wound on a 5+. Tough(X) models need X wounds; wounds pile on one
 model at a time. A Deadly packet goes on one model and its excess is lost; ordinary wounds
-are pooled after it.
+are pooled after it. A weapon of the table's x mark (``single_model``) puts all the wounds
+each attacking model deals with it on one model, as one packet: its excess is lost too.
 """
 
 from __future__ import annotations
@@ -88,6 +89,7 @@ class OprAttack:
     rapid: bool = False
     unwieldy: bool = False
     regeneration: bool = False
+    single_model: bool = False  # the table's x: each model's wounds all go on one model
 
     def __post_init__(self) -> None:
         checks = [
@@ -144,8 +146,13 @@ def _exact(p: OprAttack) -> OddsResult:
     joint = per_attack_outcome(p)
     count = point(p.models * p.attacks)
     totals = np.add.outer(np.arange(joint.shape[0]), np.arange(joint.shape[1])).ravel()
-    wounds = compound(count, np.bincount(totals, weights=joint.ravel()).astype(np.float64))
-    slain = slain_packets(count, joint, p.tough, p.target_models)
+    per_die = np.bincount(totals, weights=joint.ravel()).astype(np.float64)
+    wounds = compound(count, per_die)
+    if p.single_model:  # one packet per attacking model: its attacks' wounds, on one model
+        packet = compound(point(p.attacks), per_die)
+        slain = slain_packets(point(p.models), packet[:, None], p.tough, p.target_models)
+    else:
+        slain = slain_packets(count, joint, p.tough, p.target_models)
     return OddsResult("opr", describe(p), "wounds", wounds, slain)
 
 
