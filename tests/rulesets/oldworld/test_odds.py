@@ -78,7 +78,9 @@ def one_attack(p: OldWorldAttack) -> dict[int, Fraction]:
             return saves(None)
         return wound_roll(None)
 
-    return bind(d6_after_reroll(hit_ok, reroll_rule(p.reroll_hits)), after_hit)
+    # OW-D3: past 6+, a 6 is the first step of a hit, so only the other faces are failures
+    first_step = (lambda face: face == 6) if need > 6 else hit_ok
+    return bind(d6_after_reroll(first_step, reroll_rule(p.reroll_hits)), after_hit)
 
 
 def brute_force(p: OldWorldAttack) -> tuple[np.ndarray, np.ndarray]:
@@ -247,6 +249,25 @@ def test_oldworld_d3_seven_plus_to_hit_is_a_6_then_a_second_roll(
     assert single(shooting=True, bs=1, hit_modifier=hit_modifier, strength=10, toughness=1) == (
         pytest.approx(p_hit * 5 / 6, abs=1e-15)
     )
+
+
+@pytest.mark.parametrize(
+    ("reroll", "p_six"), [("none", 6 / 36), ("ones", 7 / 36), ("failed", 11 / 36)]
+)
+def test_oldworld_d3_a_re_roll_of_failed_hits_keeps_the_6_that_starts_a_hit(
+    reroll: str, p_six: float
+) -> None:
+    """Past 6+ only a 6 goes on to the second die, so re-rolling failed hits re-rolls the
+    other faces (it re-rolled the 6s too, and gained nothing over no re-roll: 1/12 either
+    way at BS1 and -1)."""
+    profile = tow(shooting=True, bs=1, hit_modifier=-1, reroll_hits=reroll, strength=10,
+                  toughness=1)  # fmt: skip
+    assert hit_probabilities(profile)[0] == pytest.approx(p_six / 2, abs=1e-15)  # then 4+
+    wounds, _ = brute_force(replace(profile, models=1))
+    assert_same_pmf(attack_odds(replace(profile, models=1)).distribution, wounds)
+    rolled = simulate(replace(profile, models=10), 20_000, seed=5)
+    assert_monte_carlo_agrees(attack_odds(replace(profile, models=10)).distribution,
+                              rolled.distribution, 20_000)  # fmt: skip
 
 
 def test_oldworld_d1_natural_1_always_misses_and_never_wounds() -> None:

@@ -21,15 +21,16 @@ def _batch(p: OldWorldAttack, rng: np.random.Generator, n: int) -> tuple[IntArra
     rules = attack_rules()
     shape = (n, p.models * p.attacks)
     needed = p.needed_to_hit - p.hit_modifier
+    beyond = needed > 6  # OW-D3: a 6 then a second die; only the other faces fail
     hit = roll_test(
         rng,
         shape,
-        p.needed_to_hit,
-        p.hit_modifier,
+        6 if beyond else p.needed_to_hit,
+        0 if beyond else p.hit_modifier,
         reroll=p.reroll_hits,
         one_fails=rules.hit.one_fails,
     )
-    if needed > 6:
+    if beyond:
         follow_up = rules.beyond_six.get(needed, 7)
         hits = (hit.faces == 6) & (rng.integers(1, 7, size=shape) >= follow_up)
         poisoned = np.zeros(shape, dtype=bool)
