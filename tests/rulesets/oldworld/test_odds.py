@@ -1,4 +1,4 @@
-"""The Old World attacks (docs/rules/oldworld.md, clauses TOW-A1..TOW-A8, OW-D1..OW-D4)."""
+"""The Old World attacks (docs/rules/oldworld.md, clauses TOW-A1..TOW-A9, OW-D1..OW-D4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One Page Fantasy attacks (docs/rules/opr.md, clauses OPR-A1..OPR-A13)."""
+"""One Page Fantasy attacks (docs/rules/opr.md, clauses OPR-A1..OPR-A14)."""
 
 from __future__ import annotations
 
