@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal, Self
 
-from pydantic import model_validator
+from pydantic import Field, model_validator
 
 from openwar.errors import OpenWarError
 from openwar.rulesets import check_ruleset
@@ -42,6 +42,8 @@ class TerrainRules(RuleData):
     edge_gap: float
     feature_gap: float
     placement_tries: int
+    search_step: float = Field(gt=0)  # the grid a feature the random tries missed is sought on
+    search_turns: int = Field(ge=1)
     roll_scenery: bool
     catalogue: list[TerrainKind]
 

@@ -1,5 +1,7 @@
 """Setting up terrain: random features more than the edge gap from every edge and more than the
-feature gap from each other; a feature with no legal place after its tries is not used."""
+feature gap from each other. A feature that its random tries cannot place is looked for on a
+grid of centres and turns (``search_step``, ``search_turns``), one of the legal places found
+taken at random; only a feature with none is not used."""
 
 from __future__ import annotations
 
@@ -62,7 +64,8 @@ def try_to_place(
     kind: TerrainKind, placed: list[Polygon], battlefield: Battlefield, rules: TerrainRules,
     rng: np.random.Generator,
 ) -> Polygon | None:  # fmt: skip
-    """A legal outline for the feature, or None if every try failed."""
+    """A legal outline for the feature: a random one, else one of the grid's (:func:`search`);
+    None when neither finds any."""
     outline = footprint(kind)
     for _ in range(rules.placement_tries):
         turned = affinity.rotate(outline, float(rng.uniform(0.0, 180.0)), origin=(0, 0))
@@ -75,7 +78,38 @@ def try_to_place(
         shape = affinity.translate(turned, x, y)
         if legal_spot(shape, placed, battlefield, rules):
             return shape
-    return None
+    found = search(outline, placed, battlefield, rules)
+    return found[int(rng.integers(len(found)))] if found else None
+
+
+def search(
+    outline: Polygon, placed: list[Polygon], battlefield: Battlefield, rules: TerrainRules
+) -> list[Polygon]:
+    """Every legal place of ``outline`` with its centre on a grid of ``search_step`` and turned
+    by each of ``search_turns`` angles in [0, 180): after the random tries, so a feature is
+    left out only when no place is legal to the grid's resolution (seed 000: a feature is
+    left out when it cannot be set up)."""
+    found: list[Polygon] = []
+    for turn in range(rules.search_turns):
+        turned = affinity.rotate(outline, 180.0 * turn / rules.search_turns, origin=(0, 0))
+        minx, miny, maxx, maxy = turned.bounds
+        xs = np.arange(rules.edge_gap - minx, battlefield.width - rules.edge_gap - maxx,
+                       rules.search_step)  # fmt: skip
+        ys = np.arange(rules.edge_gap - miny, battlefield.depth - rules.edge_gap - maxy,
+                       rules.search_step)  # fmt: skip
+        if not len(xs) or not len(ys):
+            continue
+        corners = np.asarray(turned.exterior.coords)
+        centres = np.stack(np.meshgrid(xs, ys, indexing="ij"), axis=-1).reshape(-1, 1, 2)
+        shapes = shapely.polygons(corners[None, :, :] + centres)
+        low_x, low_y, high_x, high_y = shapely.bounds(shapes).T  # as legal_spot measures
+        legal = (np.minimum(low_x, low_y) > rules.edge_gap) & (
+            np.minimum(battlefield.width - high_x, battlefield.depth - high_y) > rules.edge_gap
+        )
+        for feature in placed:
+            legal &= shapely.distance(shapes, feature) > rules.feature_gap
+        found += list(shapes[legal])
+    return found
 
 
 def set_up_terrain(
