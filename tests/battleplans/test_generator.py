@@ -156,6 +156,24 @@ def _check_objectives(plan: Battleplan) -> None:
         assert plan.territories[side].area.contains(shapely.Point(o.centre))
 
 
+def test_aos_bp_7_more_than_12_inches_from_the_centre_is_measured_on_the_true_circle() -> None:
+    """The region kept out a buffer's polygon, which lies inside its circle: a point 11.997"
+    from the centre was allowed."""
+    from openwar.battleplans.data import ObjectivePlan
+    from openwar.battleplans.objectives import regions
+
+    battlefield = Battlefield(60, 44)
+    lands = territories(load_maps("aos")[0], battlefield)
+    plan = ObjectivePlan(anywhere=1, edge_gap=6, spacing=12, centre_gap=12)
+    anywhere = regions(plan, battlefield, lands)[-1]
+    cx, cy = battlefield.centre
+    for turn in np.linspace(0.0, 2 * math.pi, 257):
+        near = (cx + 11.9999 * math.cos(turn), cy + 11.9999 * math.sin(turn))
+        far = (cx + 12.01 * math.cos(turn), cy + 12.01 * math.sin(turn))
+        assert not anywhere.contains(shapely.Point(near))
+        assert anywhere.contains(shapely.Point(far))
+
+
 def test_aos_bp_7_objectives_obey_their_victory_condition(plans: list[Battleplan]) -> None:
     for plan in plans:
         _check_objectives(plan)

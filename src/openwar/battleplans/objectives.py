@@ -31,9 +31,20 @@ def regions(
     for side in sorted(lands):
         wanted += [lands[side].area.intersection(inner)] * plan.per_territory
     if plan.anywhere:
-        centre = shapely.Point(battlefield.centre).buffer(plan.centre_gap, quad_segs=32)
+        centre = shapely.Point(battlefield.centre).buffer(outside(plan.centre_gap), quad_segs=32)
         wanted += [inner.difference(centre)] * plan.anywhere
     return wanted
+
+
+def outside(radius: float, quad_segs: int = 32) -> float:
+    """The radius of a buffer of ``quad_segs`` segments a quarter whose polygon holds the whole
+    circle of ``radius``: a buffer's polygon lies inside its circle, so "more than 12 inches
+    from the centre" kept out of it allowed a point 11.997 inches away.
+
+    >>> round(outside(12.0) - 12.0, 4)
+    0.0036
+    """
+    return radius / math.cos(math.pi / (4 * quad_segs)) * (1 + 1e-9)  # and its rounding
 
 
 def far_enough(spot: Spot, placed: list[Spot], spacing: float) -> bool:
