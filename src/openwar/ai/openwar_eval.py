@@ -486,13 +486,9 @@ def live_points(state: GameState) -> list[tuple[int, tuple[float, float]]]:
 
 
 def _live_points(state: GameState) -> list[tuple[int, tuple[float, float]]]:
-    found = victory.live_objectives(state)
-    carrier = state.extra.get("carrier")
-    prize = victory.victory_name(state) == victory.PRIZE
-    if prize and found and carrier is not None and bool(state.alive[carrier]):
-        x, y = (float(v) for v in state.pos[carrier])
-        found = [(found[0][0], (x, y))]
-    return found
+    """The objectives in play where they are now (the rules' own: the Arcane Prize with its
+    carrier, OW-V5)."""
+    return victory.live_objectives(state)
 
 
 def _carried(

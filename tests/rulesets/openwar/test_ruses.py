@@ -375,11 +375,13 @@ def test_the_battle_report_says_what_the_ruses_did() -> None:
 def test_ow_r2_a_returning_unit_faces_into_the_table_and_leaves_the_prize_where_it_fell() -> None:
     state = fallen_state(ruses.REINFORCEMENTS)
     big = state.members("big", alive=False)
-    state.extra["prize"], state.extra["carrier"] = [31.0, 10.0], int(big[0])
+    # carried from (31, 40) since the round began; its carrier fell at its own spot
+    state.extra["prize"], state.extra["carrier"] = [31.0, 40.0], int(big[0])
+    fell = [float(v) for v in state.pos[big[0]]]
     after, _ = play(state, Action("hold", 1, "b"), [4, 3])
     back = after.members("big")
     assert len(back) == 10
-    assert after.extra["carrier"] is None and after.extra["prize"] == [31.0, 10.0]
+    assert after.extra["carrier"] is None and after.extra["prize"] == fell
     # on the south or north edge band it faces north or south, on the west or east east or west
     x, y = after.pos[back].mean(axis=0)
     if min(y, 90 - y) < min(x, 90 - x):

@@ -96,6 +96,24 @@ def test_ow_v5_arcane_prize_is_taken_within_3cm_carried_and_scored() -> None:
     assert state.extra["carrier"] is None and state.extra["prize"] == [45.0, 10.0]
 
 
+def test_ow_v5_the_prize_moves_with_its_carrier_mid_round_and_stays_where_it_falls() -> None:
+    """It moved only at the end of a round: a carrier that ran and was then slain dropped it
+    back where the round began, and the Ward and Soul Stone measured from there."""
+    from openwar.rulesets.openwar.prize import prize_point
+
+    board = board_for(victory.PRIZE, [[45.0, 45.0]], prize_gap=30.0, prize_pickup=3.0)
+    state = two_units(board, (45.0, 47.0), (45.0, 80.0))
+    victory.end_of_round(state, NO_DICE)
+    carrier = state.extra["carrier"]
+    state.pos[carrier] = (45.0, 29.0)  # it runs, mid-round
+    assert prize_point(state) == (45.0, 29.0)
+    assert victory.live_objectives(state) == [(0, (45.0, 29.0))]
+    state.alive[carrier] = False  # and is shot down before the round ends
+    assert prize_point(state) == (45.0, 29.0)
+    victory.end_of_round(state, NO_DICE)
+    assert state.extra["carrier"] is None and state.extra["prize"] == [45.0, 29.0]
+
+
 def test_ow_v5_a_prize_out_of_reach_is_not_taken() -> None:
     board = board_for(victory.PRIZE, [[45.0, 45.0]], prize_gap=30.0, prize_pickup=3.0)
     state = two_units(board, (45.0, 50.0), (45.0, 80.0))  # 3.75 cm from the marker's centre

@@ -189,7 +189,9 @@ def _set_up_again(state: GameState, unit: UnitState, place: tuple[FloatArray, fl
     members = state.members(unit.id, alive=False)
     carrier = state.extra.get("carrier")
     if carrier is not None and int(carrier) in members.tolist():
-        state.extra["carrier"] = None  # the Arcane Prize stays where its carrier fell (OW-V5)
+        # the Arcane Prize stays where its carrier fell (OW-V5), not where it is set up again
+        state.extra["prize"] = [float(v) for v in state.pos[int(carrier)]]
+        state.extra["carrier"] = None
     state.pos[members], state.facing[members] = place
     state.alive[members] = True
     state.deployed[members] = True

@@ -39,8 +39,18 @@ def live_objectives(state: GameState) -> list[tuple[int, tuple[float, float]]]:
             continue
         found.append((number, (float(x), float(y))))
     if victory_name(state) == PRIZE and found and "prize" in state.extra:
-        found = [(found[0][0], (float(state.extra["prize"][0]), float(state.extra["prize"][1])))]
+        found = [(found[0][0], prize_position(state))]
     return found
+
+
+def prize_position(state: GameState) -> tuple[float, float]:
+    """Where the Arcane Prize is: with its carrier, at every moment (alive, or where it fell),
+    else where it was left (OW-V5)."""
+    carrier = state.extra.get("carrier")
+    if carrier is not None:
+        x, y = state.pos[int(carrier)]
+        return (float(x), float(y))
+    return (float(state.extra["prize"][0]), float(state.extra["prize"][1]))
 
 
 def holder(state: GameState, point: tuple[float, float]) -> int | None:
@@ -125,9 +135,10 @@ def _carry_prize(state: GameState) -> int | None:
         return None
     prize = state.extra.setdefault("prize", [float(objectives[0][0]), float(objectives[0][1])])
     carrier = state.extra.get("carrier")
-    if carrier is not None and bool(state.alive[carrier]):
+    if carrier is not None:  # it has moved with its carrier, and stays where a fallen one fell
         prize[0], prize[1] = (float(v) for v in state.pos[carrier])
-        return None
+        if bool(state.alive[carrier]):
+            return None
     state.extra["carrier"] = None
     owner = holder(state, (prize[0], prize[1]))
     if owner is None:
