@@ -178,6 +178,17 @@ def test_ow_a5_presence_equal_to_morale_fails() -> None:
     assert after.unit("a").tokens.get("glory", 0) == 0
 
 
+def test_ow_a5_a_presence_roll_that_succeeds_earns_glory_even_when_the_enemy_is_gone() -> None:
+    """The seed gives the Glory token for the roll; the Shaken token and the Push need an
+    enemy left (destroying a unit earned no Glory, nearly destroying it did)."""
+    state = duel(defender=profile(morale=5), defenders=1)
+    after, events = play(state, Action("hold", 0, "a", "b"), [6, 1, 1, 6, 4, 5])
+    presence = first(events, "presence").data
+    assert after.is_destroyed("b") and presence["total"] == 4 + 5 + 1 > 5
+    assert presence["glory"] and not presence["beaten"]
+    assert after.unit("a").tokens["glory"] == 1 and "push" not in kinds(events)
+
+
 def test_ow_a5_each_miniature_slain_adds_1_to_presence() -> None:
     state = duel(defender=profile(morale=20))
     _, events = play(state, Action("hold", 0, "a", "b"), [6, 6, 1, 6, 6, 1, 1])

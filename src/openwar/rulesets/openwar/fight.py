@@ -273,14 +273,15 @@ def presence_roll(
     bonus += int(unit.profile["presence"]) + slain + attack_rules().shock_bonus * shock
     morale = int(enemy.profile["morale"]) + rules.shaken_morale * enemy.tokens.get("shaken", 0)
     first = None
-    if roll + bonus <= morale and presence_rerolled(state) and not state.is_destroyed(target_id):
+    if roll + bonus <= morale and presence_rerolled(state):
         first, roll = roll, int(dice.d6(dice_rolled).sum())  # OW-X6 Grudge Match
     total = roll + bonus
+    # a success earns Glory even when the enemy is gone; a Shaken token and a Push need it there
     beaten = total > morale and not state.is_destroyed(target_id)
     spoken = beaten and ruses.no_shaken(state, enemy.side)  # OW-R6 Inspiring Speech
     if beaten and not spoken:
         enemy.tokens["shaken"] = enemy.tokens.get("shaken", 0) + 1
-    if beaten:
+    if total > morale:
         unit.tokens["glory"] = min(unit.tokens.get("glory", 0) + 1, rules.glory_max)
     data = {
         "unit": attacker_id,
@@ -289,6 +290,7 @@ def presence_roll(
         "total": total,
         "morale": morale,
         "beaten": beaten,
+        "glory": total > morale,
     }
     if first is not None:
         data["first_roll"] = first
