@@ -79,6 +79,18 @@ def test_ow_h2_range_is_weapon_range_plus_ranged() -> None:
         play(range_test(11.1), Action("hold", 0, "a", "b"))
 
 
+def test_ow_h2_each_shooter_uses_a_weapon_that_reaches_the_target() -> None:
+    """A miniature with a Bow (20 cm) and Javelins (10 cm) 15 cm from an Armor 6 target threw
+    a Javelin (the better against armour) that could not reach it."""
+    archer = profile(ranged=1, loadouts=[loadout(BOW, JAVELIN, JAVELIN_THROWN)])
+    state = range_test(15.0, archer, target=profile(armor=6))
+    after, _ = play(state, Action("hold", 0, "a", "b"), [1, 1, 1])  # a miss, then Presence
+    assert not after.unit("a").flags.get("thrown")  # the Bow shot
+    near = range_test(8.0, archer, target=profile(armor=6))  # both reach: the Javelin is thrown
+    after, _ = play(near, Action("hold", 0, "a", "b"), [1, 1, 1])
+    assert after.unit("a").flags.get("thrown")
+
+
 def test_ow_t1_terrain_that_blocks_sight_blocks_shooting() -> None:
     board = default_board()
     board["terrain"] = [WALL]

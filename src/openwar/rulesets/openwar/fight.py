@@ -224,6 +224,10 @@ def _best_weapon(
     options = weapons(state, mini, ranged=ranged)
     if not ranged and not in_contact(state, np.array([mini]), np.array([target]))[0, 0]:
         options = reaching_weapons(state, mini, options)
+    if ranged:  # only a weapon whose range + Ranged reaches the target (OW-H2)
+        gap = float(unit_gaps(state, np.array([mini]), np.array([target]))[0, 0])
+        reach = float(state.units[int(state.unit_of[mini])].profile["ranged"])
+        options = [w for w in options if gap <= w.range + reach + 1e-9]
     if not options:
         return None
     target_armor = armor(state, target) - bonus
