@@ -5,6 +5,8 @@ One test per clause of docs/rules/aos.md, "Battle"; every die is scripted.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from openwar.engine.actions import Action
@@ -67,6 +69,22 @@ def test_aos_b5_command_points_battalions_and_each_hero_phase() -> None:
     place(state, "b", [(30.0, 40.0)])
     state, events = play(state, Action("first_turn", 0, choice="first"))
     assert first(events, "command_points").data == {"side": 0, "cp": 2}
+
+
+def test_aos_b5_two_copies_of_one_battalion_give_two_command_points(tmp_path: Path) -> None:
+    """Each copy counts: battalions were told apart by name, so two Warden Hosts gave one."""
+    from openwar.rulesets.aos.forces import load_force
+    from openwar.rulesets.aos.setup import new_battle
+
+    sample = Path(__file__).parents[3] / "examples" / "armies" / "aos" / "gilded_vanguard.yaml"
+    text = sample.read_text().replace("points_limit: 1000", "points_limit: 2000")
+    text += "  - name: Warden Host\n    units: [Magister of Cinders, Stormhoof Lances]\n"
+    path = tmp_path / "two.yaml"
+    path.write_text(text)
+    _, force = load_force(path, "a")
+    _, other = load_force(sample, "b")
+    state, _ = new_battle((force, other), first_blood_board(), seed=0)
+    assert state.extra["cp"] == [2, 1]
 
 
 def test_aos_b6_first_blood_gives_a_command_point() -> None:

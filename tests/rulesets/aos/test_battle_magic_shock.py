@@ -113,3 +113,16 @@ def test_aos_m6_split_units_lose_all_but_the_largest_group_at_the_end_of_the_tur
     events = phases.end_turn(state, ScriptedDice([]))
     assert first(events, "split_removed").data == {"unit": "a", "slain": 2}
     assert state.size("a") == 3
+
+
+def test_aos_m6_removing_a_split_group_leaves_the_wounded_model_its_wounds() -> None:
+    """Removing any model healed the unit: its wounded model's wounds went with it."""
+    state = in_phase(battle([unit("a", 4, profile(wounds=3))], [unit("b", 1)]), "battleshock")
+    state.extra["first"] = 0
+    place(state, "a", [*line(30.0, 5.0, 3), (50.0, 5.0)])
+    place(state, "b", [(30.0, 40.0)])
+    wounded = int(state.members("a")[0])
+    state.unit("a").tokens["damage"], state.unit("a").flags["wounded"] = 2, wounded
+    phases.end_turn(state, ScriptedDice([]))
+    assert state.size("a") == 3 and bool(state.alive[wounded])
+    assert state.unit("a").tokens["damage"] == 2 and state.unit("a").flags["wounded"] == wounded

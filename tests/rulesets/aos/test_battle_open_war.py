@@ -62,6 +62,30 @@ def test_aos_t1_damned_sacrifice_d3_mortal_wounds_for_rerolling_hit_ones() -> No
         play(after, Action("sacrifice", 0, "a"), [1])
 
 
+def test_aos_t1_each_damned_feature_takes_one_sacrifice_a_hero_phase() -> None:
+    """Each feature's rule picks one friendly unit: a second unit beside the same feature
+    was offered and made its sacrifice too."""
+    state = in_phase(battle([unit("a", 5), unit("c", 5), unit("h", 1, HERO)],
+                            [unit("b", 5)], board("Damned")), "hero")  # fmt: skip
+    place(state, "a", line(28.0, 17.6, 5))  # both 0.91" from the ruin
+    place(state, "c", line(28.0, 22.4, 5))
+    place(state, "h", [(20.0, 10.0)])
+    place(state, "b", line(28.0, 40.0, 5))
+    state.extra["general"] = ["h", "b"]
+    menu = {(a.kind, a.unit) for a in phases_menu(state)}
+    assert {("sacrifice", "a"), ("sacrifice", "c")} <= menu
+    after, _ = play(state, Action("sacrifice", 0, "a"), [1])
+    assert ("sacrifice", "c") not in {(a.kind, a.unit) for a in phases_menu(after)}
+    with pytest.raises(IllegalActionError, match="AOS-T1"):
+        play(after, Action("sacrifice", 0, "c"), [1])
+
+
+def phases_menu(state: GameState) -> list[Action]:
+    from openwar.engine.game import legal_actions
+
+    return legal_actions(state)
+
+
 def test_aos_t2_arcane_terrain_adds_1_to_casting() -> None:
     state = two(board("Arcane"), "hero", a=profile(keywords=["WIZARD"], abilities=[WIZARD]))
     assert magic.roll_modifier(state, "a", "cast") == 1
@@ -72,6 +96,16 @@ def test_aos_t2_arcane_terrain_adds_1_to_casting() -> None:
 def test_aos_t3_t6_inspiring_and_sinister_terrain_change_bravery(scenery: str, change: int) -> None:
     state = two(board(scenery), "battleshock")
     assert phases.bravery(state, "a") == 7 + change and phases.bravery(state, "b") == 7
+
+
+@pytest.mark.parametrize(("scenery", "change"), [("Inspiring", 1), ("Sinister", -1)])
+def test_aos_t3_t6_two_features_of_one_kind_count_once(scenery: str, change: int) -> None:
+    """ "Within 1 inch of any Inspiring feature": two of them gave +2."""
+    plan = board(scenery)
+    plan["terrain"].append({**plan["terrain"][0], "name": "Ruin 2",
+                            "polygon": [[28, 15], [34, 15], [34, 16.5], [28, 16.5]]})  # fmt: skip
+    state = two(plan, "battleshock")
+    assert phases.bravery(state, "a") == 7 + change
 
 
 def test_aos_t4_deadly_terrain_d3_mortal_wounds_on_a_1_after_a_move() -> None:

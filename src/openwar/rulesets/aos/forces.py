@@ -36,11 +36,23 @@ def load_force(path: Path, prefix: str) -> tuple[ArmyList, list[ForceUnit]]:
     return army, force_units(army, prefix)
 
 
+def _battalion_tags(army: ArmyList) -> list[tuple[Any, str]]:
+    """Each battalion with a name of its own: a second copy of one is "Name (2)", so each
+    counts for its command point (AOS-B5)."""
+    seen: dict[str, int] = {}
+    tags = []
+    for battalion in army.battalions:
+        seen[battalion.name] = seen.get(battalion.name, 0) + 1
+        count = seen[battalion.name]
+        tags.append((battalion, battalion.name if count == 1 else f"{battalion.name} ({count})"))
+    return tags
+
+
 def force_units(army: ArmyList, prefix: str) -> list[ForceUnit]:
     catalog = load_ruleset("aos").data
     assert isinstance(catalog, AosCatalog)
     costs = {cost.unit: cost.total for cost in assess(army).cost.units}
-    battalion_of = {name: b.name for b in army.battalions for name in b.units}
+    battalion_of = {name: tag for b, tag in _battalion_tags(army) for name in b.units}
     found = []
     for i, unit in enumerate(army.units):
         scroll = catalog.unit(unit.type)

@@ -69,10 +69,14 @@ def sacrifice(state: GameState, action: Action, dice: Dice) -> list[Event]:
         raise IllegalActionError(
             "AOS-T1", "a Damned sacrifice is made at the start of the hero phase"
         )
-    if unit.id not in near_scenery(state, unit.side, "Damned"):
+    features = damned_features(state, unit.id)
+    if not features:
         raise IllegalActionError(
-            "AOS-T1", f'{unit.id} is not within 1" of a Damned terrain feature'
+            "AOS-T1",
+            f'{unit.id} is not within 1" of a Damned terrain feature that has not '
+            "taken a sacrifice this hero phase",
         )
+    state.extra.setdefault("damned_used", []).append(features[0])
     unit.flags["damned"] = unit.side
     events = [Event("sacrifice", {"unit": unit.id})]
     return (
@@ -80,6 +84,23 @@ def sacrifice(state: GameState, action: Action, dice: Dice) -> list[Event]:
         + allocate(state, unit.id, roll_expr("D3", dice), dice, None, "Damned")
         + phases.check_end(state, dice)
     )
+
+
+def damned_features(state: GameState, unit_id: str) -> list[int]:
+    """The Damned features within 1" of the unit that no unit has made its sacrifice at this
+    hero phase (each picks one friendly unit, AOS-T1)."""
+    members = state.on_table(unit_id)
+    used = set(state.extra.get("damned_used", []))
+    found = []
+    for k, (feature, shape) in enumerate(
+        zip(state.board.get("terrain", []), terrain(state), strict=True)
+    ):
+        if feature.get("scenery") != "Damned" or k in used or not len(members):
+            continue
+        gap = float(base_to_shape(shape, state.pos[members], state.radius[members]).min())
+        if gap <= battle_rules().scenery_range + EPS:
+            found.append(k)
+    return found
 
 
 def near_scenery(state: GameState, side: int, scenery: str) -> list[str]:

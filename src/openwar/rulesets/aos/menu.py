@@ -63,7 +63,7 @@ def _hero(state: GameState, side: int) -> list[Action]:
         found += [
             Action("sacrifice", side, u)
             for u in handlers.near_scenery(state, side, "Damned")
-            if state.unit(u).flags.get("damned") is None
+            if state.unit(u).flags.get("damned") is None and handlers.damned_features(state, u)
         ]
     found += [
         Action("firestarter", side, choice=str(k)) for k in handlers.fire_targets(state, side)

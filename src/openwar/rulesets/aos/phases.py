@@ -158,6 +158,7 @@ def _hero_start(state: GameState, side: int, dice: Dice) -> list[Event]:
         if unit.side == side:
             unit.flags.pop("damned", None)
             unit.flags.pop("no_commands", None)
+    state.extra.pop("damned_used", None)  # each Damned feature takes one sacrifice a hero phase
     twist = state.board.get("twist")
     if twist == "Lightning Strikes":
         events += _lightning(state, side, dice)
@@ -360,11 +361,12 @@ def bravery(state: GameState, unit_id: str) -> int:
             for e in unit.profile["loadouts"][k]["effects"]
             if e["template"] == "bravery"
         )
+    near = set()  # "within 1 inch of any Inspiring (Sinister) feature": once, however many
     for feature, shape in zip(state.board.get("terrain", []), terrain(state), strict=True):
-        near = float(base_to_shape(shape, state.pos[members], state.radius[members]).min())
-        if near <= rules.scenery_range + EPS:
-            value += {"Inspiring": 1, "Sinister": -1}.get(str(feature.get("scenery")), 0)
-    return value
+        gap = float(base_to_shape(shape, state.pos[members], state.radius[members]).min())
+        if gap <= rules.scenery_range + EPS:
+            near.add(str(feature.get("scenery")))
+    return value + ("Inspiring" in near) - ("Sinister" in near)
 
 
 def _immune(state: GameState, unit_id: str) -> bool:

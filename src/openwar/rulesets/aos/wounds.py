@@ -150,11 +150,15 @@ def allocate(
 
 
 def slay(state: GameState, mini: int, by: int | None) -> None:
-    """A model is slain (or flees): off the table, counted for battleshock and victory."""
+    """A model is slain (or flees): off the table, counted for battleshock and victory. Only
+    the wounded model takes its wounds with it: another model removed (a split unit's, one
+    burnt by Firestarter) leaves them on the wounded one."""
     unit = state.units[int(state.unit_of[mini])]
     state.alive[mini] = False
-    unit.tokens["damage"] = 0
-    unit.flags["wounded"] = None
+    wounded = unit.flags.get("wounded")
+    if wounded is None or int(wounded) == int(mini):
+        unit.tokens["damage"] = 0
+        unit.flags["wounded"] = None
     unit.tokens["slain_turn"] = unit.tokens.get("slain_turn", 0) + 1
     enemy = 1 - unit.side
     state.extra["slain_wounds"][enemy] += int(unit.profile["wounds"])
