@@ -69,7 +69,8 @@ def test_sweep_json(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(captured.out)
     assert data["vary"] == "size" and [p["value"] for p in data["sweep"]] == [10, 20]
     assert all(p["wins"] + p["draws"] + p["losses"] == 2 for p in data["sweep"])
-    assert set(data["even"]) == {"value", "value_low", "value_high", "points", "low", "high"}
+    assert set(data["even"]) == {"value", "value_low", "value_high", "points", "low", "high",
+                                 "crossings"}  # fmt: skip
     assert data["vary_note"] is None  # a size says what it counts
 
 
@@ -115,6 +116,29 @@ def test_a_number_the_unit_lacks_or_cannot_take_is_one_line(
     with pytest.raises(OpenWarError) as caught:
         sweep_plans(small_plan(), 0, "Legion Cohort", values, key)
     assert message in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_the_95_range_holds_every_value_whose_interval_holds_50_percent() -> None:
+    """Only the first crossing of each interval end was used: a later value consistent with
+    an even matchup (size 25: 42%-62%) was left out of the range."""
+    wins = [30, 45, 62, 52, 75]
+    points = [SweepPoint(10 + 5 * k, 100 + 10 * k, w, 0, 100 - w, 0) for k, w in enumerate(wins)]
+    even = even_points(points)
+    assert even["value"] == 16.5 and even["crossings"] == 1
+    low, high = even["value_low"], even["value_high"]
+    assert low is not None and high is not None and low < 16.5 and high > 25
+    # 50% inside the first value's interval: the range reaches past the sweep
+    first = [SweepPoint(10 + 5 * k, 100, w, 0, 50 - w, 0) for k, w in enumerate([22, 15, 28, 40])]
+    assert even_points(first)["value_low"] is None
+
+
+def test_values_given_out_of_order_are_taken_in_order() -> None:
+    """--size 10,30,20 joined 10 to 30 and 30 to 20 as neighbours."""
+    shares = {10: 30, 20: 45, 30: 70}
+    given = [SweepPoint(v, 100 + v, shares[v], 0, 100 - shares[v], 0) for v in (10, 30, 20)]
+    ordered = [SweepPoint(v, 100 + v, shares[v], 0, 100 - shares[v], 0) for v in (10, 20, 30)]
+    assert even_points(given) == even_points(ordered)
+    assert even_points(given)["value"] == 22.0
 
 
 def test_even_point_of_a_number_that_leaves_the_points_alone() -> None:

@@ -177,7 +177,14 @@ def _print(
         if even["value_low"] is not None and even["value_high"] is not None
         else " (95% range reaches past the sweep)"
     )
-    console.print(escape(f"Even matchup at about {at}{spread}."))
+    crossings = int(even.get("crossings") or 0)
+    again = (
+        f" The share crosses 50% {crossings} times: the first is shown; more battles a value "
+        "would tell which is real."
+        if crossings > 1
+        else ""
+    )
+    console.print(escape(f"Even matchup at about {at}{spread}.{again}"))
 
 
 def _note(plan: SimulationPlan, side: int, unit: str, key: str) -> str | None:

@@ -169,19 +169,24 @@ def play_sweep(
 
 
 def even_points(points: list[SweepPoint], key: str = SIZE) -> dict[str, float | None]:
-    """Where the varied side's share crosses 0.5 (linear between sweep values), with the 95%
-    range (where the intervals' upper and lower ends cross 0.5): ``value``, ``value_low`` and
-    ``value_high`` in the varied number; ``points``, ``low`` and ``high`` in the varied army's
-    points, when ``key`` changes them (else None)."""
+    """Where the varied side's share crosses 0.5 (linear between sweep values, taken in
+    order; the first crossing, ``crossings`` says how many there are), with the 95% range:
+    every value where 0.5 lies within the interval, its ends linear between sweep values too
+    (None when it reaches past either end of the sweep). ``value``, ``value_low`` and
+    ``value_high`` are in the varied number; ``points``, ``low`` and ``high`` in the varied
+    army's points, when ``key`` changes them (else None)."""
     found: dict[str, float | None] = {}
-    for names, xs in (
-        (("value", "value_low", "value_high"), [float(p.value) for p in points]),
-        (("points", "low", "high"), [float(p.points) for p in points]),
+    for names, of in (
+        (("value", "value_low", "value_high"), lambda p: float(p.value)),
+        (("points", "low", "high"), lambda p: float(p.points)),
     ):
-        ends = [_crossing(xs, [p.interval()[k] for p in points]) for k in (0, 1)]
-        known = [e for e in ends if e is not None]
-        pair = (min(known), max(known)) if len(known) == 2 else (None, None)
-        found |= dict(zip(names, (_crossing(xs, [p.share for p in points]), *pair), strict=True))
+        ordered = sorted(points, key=of)
+        xs = [of(p) for p in ordered]
+        shares = [p.share for p in ordered]
+        lows, highs = ([p.interval()[k] for p in ordered] for k in (0, 1))
+        found |= dict(zip(names, (_crossing(xs, shares), *_within(xs, lows, highs)), strict=True))
+        if names[0] == "value":
+            found["crossings"] = float(_crossings(shares))
     if not changes_points(key):
         found |= {"points": None, "low": None, "high": None}
     return found
@@ -199,6 +204,52 @@ def _crossing(xs: list[float], ys: list[float]) -> float | None:
         if k + 1 < len(xs) and (y - 0.5) * (ys[k + 1] - 0.5) < 0:
             return round(x + (0.5 - y) * (xs[k + 1] - x) / (ys[k + 1] - y), 1)
     return None
+
+
+def _crossings(ys: list[float]) -> int:
+    """How many times the curve through ``ys`` passes 0.5 (a value at 0.5 counts once).
+
+    >>> _crossings([0.4, 0.54, 0.46, 0.52, 0.8]), _crossings([0.3, 0.5, 0.7])
+    (3, 1)
+    """
+    signs = [y > 0.5 for y in ys if y != 0.5]
+    return sum(a != b for a, b in zip(signs, signs[1:], strict=False))
+
+
+def _within(xs: list[float], lows: list[float], highs: list[float]) -> tuple[float | None, ...]:
+    """The least and greatest x (linear between sweep values) where lows <= 0.5 <= highs;
+    (None, None) when there is none or when it reaches either end of the sweep.
+
+    >>> _within([10.0, 20.0, 30.0], [0.1, 0.4, 0.6], [0.3, 0.6, 0.8])
+    (16.7, 25.0)
+    """
+    spans: list[tuple[float, float]] = []
+    for k in range(len(xs) - 1):
+        x0, x1 = xs[k], xs[k + 1]
+        start, end = 0.0, 1.0  # the share t of the way along this segment where both hold
+        for y0, y1, below in ((lows[k], lows[k + 1], True), (highs[k], highs[k + 1], False)):
+            start, end = _half(y0, y1, below, start, end)
+        if start <= end:
+            spans.append((x0 + start * (x1 - x0), x0 + end * (x1 - x0)))
+    if not spans:
+        return (None, None)
+    least, most = min(s for s, _ in spans), max(e for _, e in spans)
+    if least <= xs[0] or most >= xs[-1]:
+        return (None, None)
+    return (round(least, 1), round(most, 1))
+
+
+def _half(y0: float, y1: float, below: bool, start: float, end: float) -> tuple[float, float]:
+    """[start, end] narrowed to the t in [0, 1] where y0 + t (y1 - y0) <= 0.5 (``below``)
+    or >= 0.5."""
+    slope = y1 - y0
+    if slope == 0:
+        holds = y0 <= 0.5 if below else y0 >= 0.5
+        return (start, end) if holds else (1.0, 0.0)
+    t = (0.5 - y0) / slope
+    if (slope > 0) == below:  # holds for t <= the crossing
+        return (start, min(end, t))
+    return (max(start, t), end)
 
 
 def _point(value: int, total: int, side: int, results: list[BattleResult]) -> SweepPoint:
