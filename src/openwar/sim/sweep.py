@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from openwar.armies.files import army_yaml
@@ -213,7 +214,7 @@ def _crossings(ys: list[float]) -> int:
     (3, 1)
     """
     signs = [y > 0.5 for y in ys if y != 0.5]
-    return sum(a != b for a, b in zip(signs, signs[1:], strict=False))
+    return sum(a != b for a, b in pairwise(signs))
 
 
 def _within(xs: list[float], lows: list[float], highs: list[float]) -> tuple[float | None, ...]:
