@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import pairwise
+from operator import attrgetter
 from typing import Any
 
 from openwar.armies.files import army_yaml
@@ -177,12 +178,12 @@ def even_points(points: list[SweepPoint], key: str = SIZE) -> dict[str, float | 
     ``value_high`` are in the varied number; ``points``, ``low`` and ``high`` in the varied
     army's points, when ``key`` changes them (else None)."""
     found: dict[str, float | None] = {}
-    for names, of in (
-        (("value", "value_low", "value_high"), lambda p: float(p.value)),
-        (("points", "low", "high"), lambda p: float(p.points)),
+    for names, attr in (
+        (("value", "value_low", "value_high"), "value"),
+        (("points", "low", "high"), "points"),
     ):
-        ordered = sorted(points, key=of)
-        xs = [of(p) for p in ordered]
+        ordered = sorted(points, key=attrgetter(attr))
+        xs = [float(getattr(p, attr)) for p in ordered]
         shares = [p.share for p in ordered]
         lows, highs = ([p.interval()[k] for p in ordered] for k in (0, 1))
         found |= dict(zip(names, (_crossing(xs, shares), *_within(xs, lows, highs)), strict=True))
