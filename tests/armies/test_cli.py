@@ -126,8 +126,21 @@ def test_show_and_cost_list_the_problems_an_unpriced_option_among_them(
     out = capsys.readouterr().out
     assert "total 950 points (limit 1000); 1 problem:\n" in out
     assert "  - Ashwood Skirmishers / Flaming Sword: unknown option 'Flaming Sword'" in out
-    assert "(an option named in a problem is left out of the table and the points)" in out
+    assert "(an option that could not be priced is left out of the table and the points)" in out
     assert "Flaming Sword" not in out.split("total 950")[0]  # not in the table
+
+
+def test_cost_says_nothing_is_left_out_when_every_option_is_priced(
+    tmp_path: Path, capsys: Capture
+) -> None:
+    """An option over the unit's size is priced and shown: the note said it was left out."""
+    text = SAMPLE.read_text(encoding="utf-8").replace(
+        "      - {name: Specialist, models: 2}",
+        "      - {name: Specialist, models: 6}\n      - {name: Specialist, models: 6}",
+    )
+    assert main(["army", "cost", str(write(tmp_path, text))]) == 0
+    out = capsys.readouterr().out
+    assert "problem" in out and "left out of the table" not in out
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

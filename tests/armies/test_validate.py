@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .helpers import report, rules
+import pytest
+
+from .helpers import army, report, rules
 
 CHIEF = {"name": "Chief", "type": "Command"}
 WARDEN = {"name": "Warden", "type": "Gilded Warden"}
@@ -46,6 +48,8 @@ def test_openwar_u9_option_for_more_miniatures_than_the_unit_has() -> None:
     assert rules(report("openwar", [ok], points_limit=100)) == []
     assert rules(report("openwar", [bad], points_limit=100)) == ["U9"]
     assert rules(report("openwar", [twice], points_limit=100)) == ["U9"]
+    cased = {**CHIEF, "options": [{"name": "Axe", "models": 2}, {"name": "axe", "models": 2}]}
+    assert rules(report("openwar", [cased], points_limit=100)) == ["U9"]  # case aside, as U14
 
 
 def test_openwar_u10_one_armour_and_one_shield_per_miniature() -> None:
@@ -60,6 +64,8 @@ def test_openwar_u10_one_armour_and_one_shield_per_miniature() -> None:
     bad = {**CHIEF, "options": [{"name": "Light armour"}, {"name": "Heavy armour", "models": 1}]}
     assert rules(report("openwar", [ok], points_limit=100)) == []
     assert rules(report("openwar", [bad], points_limit=100)) == ["U10"]  # fmt: skip
+    lower = {**CHIEF, "options": [{"name": "light armour"}, {"name": "heavy armour", "models": 1}]}
+    assert rules(report("openwar", [lower], points_limit=100)) == ["U10"]  # case aside, as U14
 
 
 def test_openwar_u11_alternate_profile_is_not_bought() -> None:
@@ -84,6 +90,18 @@ def test_openwar_u15_u16_other_rulesets_fields_and_duplicate_names() -> None:
     units = [CHIEF, {**CHIEF, "type": "Scouts", "allied": True}]
     result = report("openwar", units, points_limit=1000, general="Chief")
     assert sorted(rules(result)) == ["U15", "U15", "U16"]
+
+
+def test_openwar_u16_names_are_compared_as_read_and_a_blank_name_is_no_name() -> None:
+    """A name with a combining accent and one with the accented letter are one name; " " was
+    taken as a name."""
+    import pydantic
+
+    twins = [CHIEF, {"name": "Dé", "type": "Scouts"}, {"name": "De\u0301", "type": "Scouts"}]
+    assert rules(report("openwar", twins, points_limit=1000)) == ["U16"]
+    assert army("openwar", [{"name": "  Chief ", "type": "Command"}]).units[0].name == "Chief"
+    with pytest.raises(pydantic.ValidationError, match="at least 1 character"):
+        army("openwar", [{"name": " ", "type": "Command"}])
 
 
 def test_every_problem_is_reported_at_once_naming_unit_option_and_rule() -> None:
@@ -147,6 +165,12 @@ def test_aos_u10_u11_u12_battalions() -> None:
     both = [{"name": "Warden Host", "units": ["Warden", "Spears"]},
             {"name": "Warden Host", "units": ["Spears", "Warden"]}]  # fmt: skip
     assert aos([WARDEN, SPEARS], battalions=both) == ["U12", "U12"]
+    # a battalion named in lower case is the same battalion, and a unit named twice is one
+    lower = [{"name": "warden host", "units": ["Warden", "Drake"]}]
+    assert aos(units, battalions=lower) == ["U12"]
+    assert aos(units, battalions=[{"name": "Warden Host", "units": ["Warden", "Warden"]}]) == [
+        "U11"
+    ]
 
 
 def test_aos_u3_points_per_block_and_u13_limit() -> None:
@@ -216,6 +240,9 @@ def test_oldworld_u7_a_general_who_is_a_character() -> None:
     assert rules(report("oldworld", [captain], points_limit=100, general="Harl")) == []
     assert rules(report("oldworld", [captain], points_limit=100)) == ["U7"]
     assert rules(report("oldworld", [captain, spears], points_limit=500,
+                        general="Spears")) == ["U7"]  # fmt: skip
+    lower = {"name": "Spears", "type": "ironclad spearmen"}
+    assert rules(report("oldworld", [captain, lower], points_limit=500,
                         general="Spears")) == ["U7"]  # fmt: skip
 
 

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+import unicodedata
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StringConstraints
+
+# A name as people read it: spaces around it dropped, one Unicode form (NFC), so " " is no
+# name and "De\u0301" is the same name as "D\u00e9" (two units named so were two names).
+Name = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1),
+    AfterValidator(lambda text: unicodedata.normalize("NFC", text)),
+]
 
 
 class ArmyData(BaseModel):
@@ -14,7 +25,7 @@ class ArmyData(BaseModel):
 class OptionChoice(ArmyData):
     """An option bought for the whole unit (``models`` left out) or for ``models`` of it."""
 
-    name: str = Field(min_length=1)
+    name: Name
     models: int | None = Field(default=None, ge=1, strict=True)
 
 
@@ -23,8 +34,8 @@ class ArmyUnit(ArmyData):
     numbers of its type it changes for itself (``profile``: characteristics, ``"Weapon.field"``
     and its cost, a home-made variant; see :mod:`openwar.armies.profile`)."""
 
-    name: str = Field(min_length=1)
-    type: str = Field(min_length=1)
+    name: Name
+    type: Name
     size: int | None = Field(default=None, ge=1, strict=True)
     options: list[OptionChoice] = Field(default_factory=list)
     allied: bool = False
@@ -34,8 +45,8 @@ class ArmyUnit(ArmyData):
 class BattalionChoice(ArmyData):
     """A battalion (Age of Sigmar) formed by some of the army's units, named by unit name."""
 
-    name: str = Field(min_length=1)
-    units: list[str] = Field(default_factory=list)
+    name: Name
+    units: list[Name] = Field(default_factory=list)
 
 
 # units in one army: a real list has tens; 27,808 (a 1 MB file) took 25 s to show
@@ -46,9 +57,9 @@ class ArmyList(ArmyData):
     """A whole army list as written in a YAML file."""
 
     ruleset: str
-    name: str = Field(min_length=1)
+    name: Name
     points_limit: int | None = Field(default=None, ge=0, strict=True)
-    general: str | None = None
+    general: Name | None = None
     allegiance: str | None = None
     units: list[ArmyUnit] = Field(default_factory=list, max_length=MAX_UNITS)
     battalions: list[BattalionChoice] = Field(default_factory=list)

@@ -154,7 +154,13 @@ def _print_summary(console: Console, report: ArmyReport) -> None:
     if report.problems:  # shown, not only counted: an option a problem names is missing above
         for problem in report.problems:
             console.print(f"  - {problem}", markup=False, soft_wrap=True)
-        console.print("(an option named in a problem is left out of the table and the points)")
+        dropped = any(
+            len(cost.options) < len(listed.options)
+            for cost, listed in zip(report.cost.units, report.army.units, strict=True)
+        )
+        if dropped:  # an unknown option, or one that cannot be taken so, is not priced
+            console.print("(an option that could not be priced is left out of the table and "
+                          "the points)")  # fmt: skip
 
 
 def _print_problems(report: ArmyReport, file: Path) -> None:

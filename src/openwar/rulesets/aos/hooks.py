@@ -163,10 +163,12 @@ class AosHooks(RulesetHooks[AosCatalog]):
     ) -> list[ArmyProblem]:
         problems = []
         minimum = self.catalog.army.battalion_min_units
-        if len(choice.units) < minimum:
-            text = f"{len(choice.units)} units; a battalion needs at least {minimum}"
+        units = len(set(choice.units))  # a unit named twice is one unit
+        if units < minimum:
+            text = f"{units} units; a battalion needs at least {minimum}"
             problems.append(self.problem("U11", text, option=choice.name))
-        battalion = next((b for b in self.catalog.battalions if b.name == choice.name), None)
+        known = find_name(choice.name, [b.name for b in self.catalog.battalions])  # as U10 did
+        battalion = next((b for b in self.catalog.battalions if b.name == known), None)
         for name in choice.units:
             if name not in scrolls:
                 text = f"{name!r} is not a unit of the army"

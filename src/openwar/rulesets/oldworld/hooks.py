@@ -8,6 +8,7 @@ from __future__ import annotations
 from openwar.armies.costing import ArmyCost, UnitCost
 from openwar.armies.model import ArmyList, ArmyUnit
 from openwar.armies.problems import ArmyProblem
+from openwar.armies.suggest import find_name
 from openwar.rulesets.hooks import RulesetHooks, RulesetPlugin, size_problems
 from openwar.rulesets.oldworld.catalog import CATALOG_FILE, OldWorldCatalog, check_catalog
 from openwar.rulesets.options import price_options
@@ -61,7 +62,7 @@ class OldWorldHooks(RulesetHooks[OldWorldCatalog]):
         if unit is None:
             text = f"the general {army.general!r} is not a unit of the army"
             return [self.problem("U7", text, option="general")]
-        entry = self.catalog.unit(unit.type)
+        entry = self.catalog.unit(find_name(unit.type, self.catalog.unit_names()) or unit.type)
         if self.catalog.army.general_must_be_character and entry and not entry.character:
             return [self.problem("U7", f"the general must be a character, not {entry.name}",
                                  unit.name)]  # fmt: skip

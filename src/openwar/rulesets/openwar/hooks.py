@@ -117,7 +117,8 @@ class OpenWarHooks(RulesetHooks[OpenWarCatalog]):
         by_option: Counter[str] = Counter()
         by_slot: Counter[str] = Counter()
         for choice in unit.options:
-            option = options.get(choice.name)
+            known = find_name(choice.name, options)  # as U14 found it: case aside
+            option = options[known] if known is not None else None
             if option is None:
                 continue
             models = option_count(choice.models, size)
