@@ -12,7 +12,7 @@ from openwar.engine.actions import Action
 from openwar.engine.errors import IllegalActionError
 from openwar.engine.game import legal_actions
 from openwar.engine.space import OVERLAP_TOLERANCE, centroid
-from openwar.engine.state import GameState
+from openwar.engine.state import POSITION_DECIMALS, GameState
 from openwar.rulesets.openwar import fight, menu, orders
 from openwar.rulesets.openwar.rules import battle_rules
 
@@ -167,6 +167,15 @@ def test_ow_a5_presence_greater_than_morale_shakes_glory_and_pushes_5cm() -> Non
     b = state.members("b")
     assert after.pos[b] - state.pos[b] == pytest.approx(np.tile([0.0, 5.0], (3, 1)))
     assert gap(after, "a", "b") == pytest.approx(0.0)  # followed up into base contact
+
+
+def test_ow_f5_a_push_and_its_follow_up_end_on_rounded_positions() -> None:
+    """Every move rounds positions to POSITION_DECIMALS (the same bytes on every machine);
+    the push and the follow-up did not."""
+    state = duel(defender=profile(morale=8), gap_cm=0.123456789)
+    after, events = play(state, Action("hold", 0, "a", "b"), [*MISS, 4, 5])
+    assert "push" in kinds(events)
+    assert np.array_equal(after.pos, np.round(after.pos, POSITION_DECIMALS))
 
 
 def test_ow_a5_presence_equal_to_morale_fails() -> None:

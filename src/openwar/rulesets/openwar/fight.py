@@ -12,8 +12,8 @@ import numpy as np
 
 from openwar.engine.events import Event
 from openwar.engine.game import Dice
-from openwar.engine.space import centroid, furthest_translation, unit_gaps
-from openwar.engine.state import GameState, IntArray
+from openwar.engine.space import OVERLAP_TOLERANCE, centroid, furthest_translation, unit_gaps
+from openwar.engine.state import POSITION_DECIMALS, GameState, IntArray
 from openwar.rulesets.openwar import prize, ruses
 from openwar.rulesets.openwar.odds import attack_rules
 from openwar.rulesets.openwar.rules import battle_rules
@@ -227,7 +227,7 @@ def _best_weapon(
     if ranged:  # only a weapon whose range + Ranged reaches the target (OW-H2)
         gap = float(unit_gaps(state, np.array([mini]), np.array([target]))[0, 0])
         reach = float(state.units[int(state.unit_of[mini])].profile["ranged"])
-        options = [w for w in options if gap <= w.range + reach + 1e-9]
+        options = [w for w in options if gap <= w.range + reach + OVERLAP_TOLERANCE]
     if not options:
         return None
     target_armor = armor(state, target) - bonus
@@ -324,7 +324,7 @@ def push(state: GameState, attacker_id: str, target_id: str) -> list[Event]:
     if length == 0.0:
         return []
     shift = furthest_translation(state, theirs, away / length * rules.push_move)
-    state.pos[theirs] += shift
+    state.pos[theirs] = np.round(state.pos[theirs] + shift, POSITION_DECIMALS)  # as every move
     pushed = float(np.hypot(*shift))
     followed = follow_up(state, attacker_id, target_id, rules.follow_up_move)
     return [
@@ -353,5 +353,5 @@ def follow_up(state: GameState, unit_id: str, target_id: str, distance: float) -
     if length == 0.0 or travel <= 0.0:
         return 0.0
     shift = furthest_translation(state, ours, direction / length * travel)
-    state.pos[ours] += shift
+    state.pos[ours] = np.round(state.pos[ours] + shift, POSITION_DECIMALS)  # as every move
     return float(np.hypot(*shift))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from openwar.engine.space import unit_gaps
+from openwar.engine.space import OVERLAP_TOLERANCE, unit_gaps
 from openwar.engine.state import GameState
 from openwar.rulesets.openwar import fight
 from openwar.rulesets.openwar.board import sight_blockers
@@ -27,7 +27,9 @@ def shooters(state: GameState, unit_id: str, target_id: str) -> list[tuple[int, 
     if len(ours) == 0 or len(theirs) == 0:
         return []
     limit = sight_limit(state)
-    if limit is not None and float(unit_gaps(state, ours, theirs).min()) > limit + 1e-9:
+    if limit is not None and float(unit_gaps(state, ours, theirs).min()) > (
+        limit + OVERLAP_TOLERANCE
+    ):
         return []  # OW-X2 Dead of Night: units farther apart cannot see each other
     memo: dict[tuple[object, ...], list[tuple[int, int]]]
     memo = state.lookup().memo.setdefault(SHOOTERS_MEMO, {})
@@ -49,7 +51,7 @@ def _shooters(
 ) -> list[tuple[int, int]]:
     reach = _reach(state, unit_id, ours)
     gap = unit_gaps(state, ours, theirs)
-    in_range = gap <= reach[:, None] + 1e-9
+    in_range = gap <= reach[:, None] + OVERLAP_TOLERANCE
     if not in_range.any():
         return []
     rows, cols = np.flatnonzero(in_range.any(axis=1)), np.flatnonzero(in_range.any(axis=0))
