@@ -146,3 +146,17 @@ def test_battlefield_edges_and_inner_area() -> None:
     assert field.edge_distance(np.array([[22.0, 15.0], [1.0, 29.0]])).tolist() == [15.0, 1.0]
     assert field.inner(3).bounds == (3, 3, 41, 27)
     assert field.inner(15).is_empty
+
+
+def test_a_round_base_touching_a_rectangle_is_0_apart() -> None:
+    """Measured from the circle's centre, not its 64-gon: touching read 0.0015 apart."""
+    from openwar.geometry.measure import base_distance, within
+
+    round_base = PlacedBase(RoundBase(2.5), 0, 0)  # 25 mm across: radius 1.25
+    rectangle = PlacedBase(RectangularBase(4, 1), 0, 1.75)  # its near edge at y = 1.25
+    assert base_distance(round_base, rectangle) == 0.0 and within(round_base, rectangle, 0)
+    turn = math.radians(2.8125)  # touching midway between two corners of the drawn 64-gon
+    turned = PlacedBase(RectangularBase(4, 1), 1.75 * math.sin(turn), 1.75 * math.cos(turn),
+                        -2.8125)  # fmt: skip
+    assert base_distance(round_base, turned) == pytest.approx(0.0, abs=1e-12)
+    assert base_distance(rectangle, PlacedBase(RoundBase(2.5), 0, 4.25)) == pytest.approx(0.75)

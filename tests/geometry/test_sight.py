@@ -61,3 +61,13 @@ def test_each_ruleset_states_its_unit() -> None:
     assert ruleset_unit("openwar") is LengthUnit.CM
     assert {ruleset_unit(r) for r in ("aos", "opr", "oldworld")} == {LengthUnit.INCH}
     assert inches_to_cm(6) == 15
+
+
+def test_aos_bp_13_a_rectangular_base_sees_from_its_own_edges() -> None:
+    """Half the diagonal put a 4 x 1 base's side points 2" off its long axis, past a wall
+    that hides the whole base."""
+    from openwar.geometry.bases import RectangularBase
+
+    long = PlacedBase(RectangularBase(4, 1), 0, 0)  # x -2..2, y -0.5..0.5
+    assert not has_line_of_sight(long, at(30, 0), [box(2.5, -0.8, 3, 0.8)])
+    assert has_line_of_sight(long, at(30, 0), [box(2.5, -0.3, 3, 0.3)])

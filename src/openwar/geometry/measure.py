@@ -29,6 +29,10 @@ def base_distance(a: PlacedBase, b: PlacedBase) -> float:
     """
     if a.is_round and b.is_round:
         return max(0.0, centre_distance(a.centre, b.centre) - a.radius - b.radius)
+    if a.is_round or b.is_round:  # exact: from the circle's centre, not its drawn polygon
+        circle, other = (a, b) if a.is_round else (b, a)
+        gap = float(shapely.distance(shapely.Point(circle.centre), other.footprint))
+        return max(0.0, gap - circle.radius)
     return float(shapely.distance(a.footprint, b.footprint))
 
 

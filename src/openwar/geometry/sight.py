@@ -68,8 +68,23 @@ def has_line_of_sight(a: PlacedBase, b: PlacedBase, blockers: Sequence[Polygon])
         return True
     walls = np.asarray(list(blockers), dtype=object)
     a_xy, b_xy = as_points([a.centre])[0], as_points([b.centre])[0]
-    lines = sight_lines(a_xy, a.radius, b_xy, b.radius)
+    lines = sight_lines(a_xy, _across(a, b_xy - a_xy), b_xy, _across(b, b_xy - a_xy))
     return not bool(np.all(shapely.intersects(lines, _blockers_for(a_xy, b_xy, walls))))
+
+
+def _across(base: PlacedBase, along: FloatArray) -> float:
+    """How far the base reaches to either side of the line ``along`` through its centre: its
+    radius, or for a rectangle its corners' farthest offset (half its diagonal put the side
+    points off the base)."""
+    if base.is_round:
+        return base.radius
+    length = float(np.hypot(*along))
+    if length == 0.0:
+        return base.radius
+    across = np.array([-along[1], along[0]]) / length
+    corners = np.asarray(base.footprint.exterior.coords) - np.asarray(base.centre)
+    offsets = corners[:, 0] * across[0] + corners[:, 1] * across[1]  # written out: no BLAS
+    return float(np.abs(offsets).max())
 
 
 def visibility_matrix(
