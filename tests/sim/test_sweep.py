@@ -41,6 +41,16 @@ def test_sizes_from_range_or_list() -> None:
     assert str(caught.value) == "--size '0,5': 0 is below the least value, 1"
 
 
+@pytest.mark.parametrize(
+    "text", ["1:1000000000000:1", "-99999999999999999999:99999999999999999999:1"]
+)
+def test_a_range_too_long_is_refused_before_it_is_built(text: str) -> None:
+    """The whole range was built before it was cut to 101 values: a MemoryError, or an
+    OverflowError, as a traceback."""
+    with pytest.raises(OpenWarError, match="at most 100 values in one sweep"):
+        parse_values(text, "--values", None)
+
+
 def test_resized_armies_share_one_points_limit() -> None:
     plans = sweep_plans(small_plan(), 0, "Legion Cohort", [10, 30])
     assert [(size, points) for size, points, _ in plans] == [(10, 150), (30, 250)]

@@ -58,9 +58,9 @@ def parse_values(text: str, option: str = "--size", lowest: int | None = 1) -> l
                 need = f"counting {up} needs a {'positive' if up == 'up' else 'negative'} step"
                 way = f"{start}:{stop}:{-by}"
             raise OpenWarError(f"{option} {text!r}: {need} (such as {way})")
-        values = (
-            [start] if start == stop else list(range(start, stop + (1 if by > 0 else -1), by))
-        )[: MOST_VALUES + 1]
+        # the first values only, never the whole range (1:10**12:1 ran out of memory)
+        count = 1 if start == stop else (stop - start) // by + 1
+        values = [start + k * by for k in range(min(count, MOST_VALUES + 1))]
     if lowest is not None and min(values) < lowest:
         below = ", ".join(str(v) for v in values if v < lowest)
         raise OpenWarError(f"{option} {text!r}: {below} is below the least value, {lowest}")
