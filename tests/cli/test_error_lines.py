@@ -149,3 +149,18 @@ def test_a_benchmark_too_big_to_run_is_refused_before_any_work(
 ) -> None:
     """As simulate's and sweep's: `bench ai` spawned every seed before playing one."""
     assert "must be at most" in one_line_error(capsys, argv, nothing_done=True)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+@pytest.mark.parametrize("argv", [["version"], ["odds", "aos", "--json"], ["rulesets"]])
+def test_output_that_cannot_be_written_is_one_line(argv: list[str]) -> None:
+    """A full disk (here /dev/full) was a traceback of some 40 lines, in every command."""
+    import subprocess
+    import sys
+
+    script = Path(sys.executable).with_name("openwar")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([str(script), *argv], stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=60, check=False)  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr == "openwar: error: cannot write the output (No space left on device)\n"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import os
 import sys
 from typing import Annotated
 
@@ -94,9 +97,27 @@ def main(argv: list[str] | None = None, *, ending: bool = False) -> int:
     with stops(ending=ending):  # Ctrl-C or SIGTERM: once, whenever it comes (openwar.stopping)
         err = Console(stderr=True, highlight=False, soft_wrap=True)
         try:
-            return _main(argv, err)
+            code = _main(argv, err)
+            sys.stdout.flush()  # a full disk is found here, not at exit after a traceback
+            return code
         except KeyboardInterrupt as exc:  # before or after a command runs (Stopped: during)
             return _stopped(Stopped(isinstance(exc, Terminated)), err)
+        except OSError as exc:
+            if exc.errno not in OUTPUT_FULL:
+                raise
+            return _output_unwritable(exc, err)
+
+
+# the standard output cannot take what a command prints (a full disk, /dev/full, a quota)
+OUTPUT_FULL = {errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT}
+
+
+def _output_unwritable(exc: OSError, err: Console) -> int:
+    """One line for output that cannot be written, and nothing more to write at exit."""
+    err.print(f"openwar: error: cannot write the output ({exc.strerror or exc})", markup=False)
+    with contextlib.suppress(OSError):  # what is left in stdout's buffer goes nowhere
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 1
 
 
 def _main(argv: list[str] | None, err: Console) -> int:
