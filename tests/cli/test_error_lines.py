@@ -164,3 +164,14 @@ def test_output_that_cannot_be_written_is_one_line(argv: list[str]) -> None:
                               text=True, timeout=60, check=False)  # fmt: skip
     assert done.returncode == 1
     assert done.stderr == "openwar: error: cannot write the output (No space left on device)\n"
+
+
+@pytest.mark.parametrize("argv", [["army", "new", "openwar", "NAME.yaml"],
+                                  ["runs", "list", "--store", "NAME.db"]])  # fmt: skip
+def test_a_file_name_too_long_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str]
+) -> None:
+    """Path.exists() raised "File name too long" as a traceback."""
+    long = str(tmp_path / ("x" * 300))
+    message = one_line_error(capsys, [a.replace("NAME", long) for a in argv], nothing_done=True)
+    assert "File name too long" in message

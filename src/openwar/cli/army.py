@@ -48,10 +48,11 @@ def new_army(
 ) -> None:
     """Write a small valid army of RULESET to FILE to start from."""
     army = load_ruleset(check_ruleset(ruleset)).hooks.starter(name)
+    check_output(file)  # a folder, a missing folder, a name too long: named before anything
     if file.exists() and not force:
         raise ArmyFileError(f"{file}: already exists (use --force to overwrite)")
     heading = f"# {ruleset} army list: see `openwar catalog {ruleset}`\n"
-    write_text(check_output(file), heading + army_yaml(army))  # whole, or not there at all
+    write_text(file, heading + army_yaml(army))  # whole, or not there at all
     typer.echo(f"wrote {file} ({len(army.units)} units)")
 
 

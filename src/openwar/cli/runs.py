@@ -33,10 +33,14 @@ RunId = Annotated[
 
 
 def _open(store: Path | None) -> RunStore:
-    path = store or default_store()
-    if not path.exists():
-        from openwar.errors import OpenWarError
+    from openwar.errors import OpenWarError
 
+    path = store or default_store()
+    try:
+        found = path.exists()
+    except OSError as exc:  # a name too long, a folder we may not look in
+        raise OpenWarError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    if not found:
         raise OpenWarError(f"{path}: no results store yet (run `openwar simulate` first)")
     return RunStore(path, create=False)
 
