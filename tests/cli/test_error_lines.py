@@ -175,3 +175,31 @@ def test_a_file_name_too_long_is_one_line(
     long = str(tmp_path / ("x" * 300))
     message = one_line_error(capsys, [a.replace("NAME", long) for a in argv], nothing_done=True)
     assert "File name too long" in message
+
+
+@pytest.mark.parametrize(
+    ("argv", "option"),
+    [
+        (["battle", "A", "B", "--replay", "A"], "--replay"),
+        (["battle", "A", "B", "--png", "B.png", "--battleplan", "B.png"], "--png"),
+        (["simulate", "A", "B", "-n", "1", "--store", "P.svg", "--plot", "P.svg"], "--plot"),
+        (["runs", "export", "1", "--store", "S", "--csv", "S"], "--csv"),
+    ],
+)
+def test_an_output_that_is_one_of_the_inputs_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str], option: str
+) -> None:
+    """`battle A B --replay A` replaced the army file with the replay."""
+    data = Path(__file__).parents[1] / "sim" / "data"
+    files = {"A": tmp_path / "a.yaml", "B": tmp_path / "b.yaml", "S": tmp_path / "s.sqlite3"}
+    files["A"].write_text((data / "small_legion.yaml").read_text())
+    files["B"].write_text((data / "small_lodge.yaml").read_text())
+    (tmp_path / "b.png").write_bytes(b"not a plan")
+    files["S"].write_bytes(b"")
+    (tmp_path / "p.svg").write_bytes(b"")  # a store named so: its chart would replace it
+    names = {**{k: str(v) for k, v in files.items()}, "B.png": str(tmp_path / "b.png"),
+             "P.svg": str(tmp_path / "p.svg")}  # fmt: skip
+    before = {p: p.read_bytes() for p in tmp_path.iterdir()}
+    message = one_line_error(capsys, [names.get(a, a) for a in argv], nothing_done=True)
+    assert f"'{option}'" in message and "one of this command's inputs" in message
+    assert {p: p.read_bytes() for p in tmp_path.iterdir()} == before

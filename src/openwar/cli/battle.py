@@ -83,6 +83,8 @@ def battle_command(
     """
     if svg is not None and png is not None:
         raise typer.BadParameter("give --svg or --png, not both", param_hint="'--svg'")
+    options.refuse_inputs({"--replay": replay_file, "--svg": svg, "--png": png},
+                          [army_a, army_b, battleplan])  # fmt: skip
     picture_path = svg or png
     if (
         replay_file is not None

@@ -84,6 +84,20 @@ def picture_file(path: Path | None) -> Path | None:
     return _output(path, PICTURES)
 
 
+def refuse_inputs(written: dict[str, Path | None], read: list[Path | None]) -> None:
+    """An output that names one of the command's own inputs is refused before any work:
+    ``battle A B --replay A`` replaced the army file with the replay."""
+    for option, path in written.items():
+        if path is None or str(path) == "-":
+            continue
+        for source in read:
+            if source is not None and same_file(path, source):
+                raise typer.BadParameter(
+                    f"{path} is one of this command's inputs; writing it would replace it",
+                    param_hint=f"'{option}'",
+                )
+
+
 def same_file(a: Path, b: Path) -> bool:
     """Whether two output paths name one file (written or not yet)."""
     try:

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from openwar.cli.options import output_file
+from openwar.cli.options import output_file, refuse_inputs
 from openwar.sim.locks import being_played
 from openwar.sim.report import print_summary
 from openwar.sim.store import ENV_STORE, RunStore, StoredRun, default_store
@@ -125,6 +125,7 @@ def export_run(
 ) -> None:
     """Export a run's battles as CSV (battle, seed, winner, victory, scores, casualties...)."""
     to_stdout = str(csv_file) == "-"
+    refuse_inputs({"--csv": csv_file}, [store or default_store()])
     with _open(store) as runs:
         count = runs.export_csv(run_id, sys.stdout if to_stdout else csv_file)
     where = "standard output" if to_stdout else str(csv_file)

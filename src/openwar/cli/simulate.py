@@ -16,7 +16,7 @@ from rich.markup import escape
 from openwar.battleplans.files import read_battleplan
 from openwar.battles import PLAYERS_OPTION_HELP, read_players
 from openwar.cli import options
-from openwar.cli.options import picture_file
+from openwar.cli.options import picture_file, refuse_inputs
 from openwar.cli.runs import MAX_RUN_ID
 from openwar.errors import OpenWarError
 from openwar.progress import progress_bar
@@ -94,6 +94,7 @@ def simulate_command(
     # given, or $OPENWAR_STORE (repeated in a resume line: another shell may not have it);
     # else the user data folder
     chosen = store is not None or bool(os.environ.get(ENV_STORE))
+    refuse_inputs({"--plot": plot}, [army_a, army_b, battleplan, store or default_store()])
     with RunStore(store or default_store(), make_folder=not chosen) as runs:
         if resume is None:
             plan = _plan(army_a, army_b, battles, players, battleplan, seed)
