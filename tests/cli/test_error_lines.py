@@ -203,3 +203,12 @@ def test_an_output_that_is_one_of_the_inputs_is_refused(
     message = one_line_error(capsys, [names.get(a, a) for a in argv], nothing_done=True)
     assert f"'{option}'" in message and "one of this command's inputs" in message
     assert {p: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_a_control_character_in_a_path_stays_one_escaped_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A newline in a file name split the error over two lines; an escape reached the
+    terminal as it was."""
+    message = one_line_error(capsys, ["army", "show", "/tmp/a\nb\x1b[31m.yaml"])
+    assert "/tmp/a\\nb\\x1b[31m.yaml: cannot be read" in message and "\x1b" not in message

@@ -6,6 +6,7 @@ import contextlib
 import errno
 import os
 import sys
+import unicodedata
 from typing import Annotated
 
 import typer
@@ -131,11 +132,11 @@ def _main(argv: list[str] | None, err: Console) -> int:
         return 2
     except UsageError as exc:
         where = exc.ctx.command_path if exc.ctx else "openwar"
-        err.print(f"{where}: error: {plain_words(exc.format_message())}", markup=False)
+        err.print(f"{where}: error: {shown(plain_words(exc.format_message()))}", markup=False)
         return 2
     except OpenWarError as exc:
         where = command_path(command, sys.argv[1:] if argv is None else argv)
-        err.print(f"{where}: error: {exc}", markup=False)
+        err.print(f"{where}: error: {shown(str(exc))}", markup=False)
         return exc.exit_code
     except Stopped as exc:
         return _stopped(exc, err)
@@ -144,6 +145,22 @@ def _main(argv: list[str] | None, err: Console) -> int:
     except Abort:  # end of input at a prompt
         return _stopped(Stopped(terminated=False), err)
     return int(result) if isinstance(result, int) else 0
+
+
+def shown(text: str) -> str:
+    """An error line as one line of plain text: control and format characters (a newline or
+    an escape in a file name, a right-to-left mark) written as escapes, not sent to the
+    terminal.
+
+    >>> shown("/tmp/a\\nb.yaml: cannot be read \\x1b[31m")
+    '/tmp/a\\\\nb.yaml: cannot be read \\\\x1b[31m'
+    """
+    return "".join(
+        ch.encode("unicode_escape").decode("ascii")
+        if unicodedata.category(ch) in ("Cc", "Cf")
+        else ch
+        for ch in text
+    )
 
 
 def _stopped(stop: Stopped, err: Console) -> int:
