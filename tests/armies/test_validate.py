@@ -102,6 +102,8 @@ def test_openwar_u16_names_are_compared_as_read_and_a_blank_name_is_no_name() ->
     assert army("openwar", [{"name": "  Chief ", "type": "Command"}]).units[0].name == "Chief"
     with pytest.raises(pydantic.ValidationError, match="at least 1 character"):
         army("openwar", [{"name": " ", "type": "Command"}])
+    with pytest.raises(pydantic.ValidationError, match=r"control character \\x1b"):
+        army("openwar", [{"name": "\x1b[31mRed", "type": "Command"}])
 
 
 def test_every_problem_is_reported_at_once_naming_unit_option_and_rule() -> None:

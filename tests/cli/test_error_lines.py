@@ -74,6 +74,7 @@ def test_an_army_of_no_battle_ruleset_says_why_the_same_way_everywhere(
         (["simulate", "--resume", "1", "-n", "500"], "'--resume': -n cannot be given with it"),
         (["simulate", "--resume", "1", "--players", "random,random"], "--players cannot be"),
         (["army", "new", "openwar", "x.yaml", "--name="], "an army needs a name"),
+        (["army", "new", "openwar", "x.yaml", "--name=\x1b[31mX"], "control character \\x1b"),
         (
             ["simulate", "a.yaml", "b.yaml", "-n", "1", "--scheduler", "tcp://[::1"],
             "invalid address",

@@ -12,8 +12,18 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, St
 Name = Annotated[
     str,
     StringConstraints(strip_whitespace=True, min_length=1),
-    AfterValidator(lambda text: unicodedata.normalize("NFC", text)),
+    AfterValidator(lambda text: printable_name(unicodedata.normalize("NFC", text))),
 ]
+
+
+def printable_name(text: str) -> str:
+    """A name with no control or format characters: an escape in a unit's name coloured the
+    terminal of whoever showed the army, a newline broke its tables."""
+    for ch in text:
+        if unicodedata.category(ch) in ("Cc", "Cf"):
+            code = ch.encode("unicode_escape").decode("ascii")
+            raise ValueError(f"a name may not hold the control character {code}")
+    return text
 
 
 class ArmyData(BaseModel):

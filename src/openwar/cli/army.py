@@ -12,6 +12,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from openwar.armies.files import ArmyFileError, army_yaml, load_army
+from openwar.armies.model import printable_name
 from openwar.armies.validate import ArmyReport, assess
 from openwar.outputs import check_output, write_text
 from openwar.rulesets import RULESETS, UnknownRulesetError, check_ruleset, load_ruleset
@@ -36,7 +37,10 @@ def _named(name: str) -> str:
         name.encode("utf-8")
     except UnicodeEncodeError:  # bytes the terminal could not decode, kept as surrogates
         raise typer.BadParameter("the name is not valid UTF-8 text") from None
-    return name
+    try:
+        return printable_name(name)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
 
 
 @army_app.command("new")
