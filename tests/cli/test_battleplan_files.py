@@ -100,6 +100,12 @@ def _scenery(value: Any) -> Any:
         (_territory("A", [[500, 500], [600, 500], [600, 600]]), "mostly off the battlefield"),
         (_same_territories, "A and B mostly overlap"),
         (_scenery("x"), '"terrain[0].scenery" should be an object'),
+        # a feature off the table or with no area was accepted (and drawn with a warning)
+        (lambda plan: plan["terrain"][0].update({"polygon": [[-500, -500], [-400, -500],
+                                                            [-400, -400]]}),
+         '"terrain[0].polygon" lies mostly off the battlefield'),
+        (lambda plan: plan["terrain"][0].update({"polygon": [[1, 1], [1, 1], [1, 1]]}),
+         '"terrain[0].polygon" is not a simple shape with an area'),
         (_set("game_length", float("inf")), '"game_length" should be a number'),
         (_set("roll_offs", {"terrain": "x"}), '"roll_offs.terrain" should be an object'),
         (_set("triumphs", [1]), '"triumphs" should be side names'),

@@ -135,7 +135,7 @@ def check_battleplan(plan: Any, ruleset: str) -> dict[str, Any]:
         if not isinstance(feature, dict):
             raise OpenWarError(f'not a battleplan: "{where}" should be an object')
         _field(feature, "name", str, where)
-        _outline(feature, "polygon", where)
+        _area(feature, "polygon", where, table)  # a shape with an area, on the table
         if feature.get("scenery") is not None:
             _field(feature, "scenery", dict, where)
     if plan.get("game_length") is not None:
