@@ -211,6 +211,35 @@ def test_a_damaged_value_and_a_missing_folder_are_one_line(store_path: Path) -> 
     assert not missing.parent.exists()
 
 
+@pytest.mark.parametrize("summary", ["[1, 2, 3]", '{"a": 1}', "5"])
+def test_a_summary_of_another_shape_is_one_line(
+    store_path: Path, capsys: pytest.CaptureFixture[str], summary: str
+) -> None:
+    """A store edited by hand: `runs list` and `runs show` ended in a KeyError or TypeError."""
+    with RunStore(store_path) as store:
+        play_run(store, new_run(store, small_plan(battles=1)), InProcess())
+        store._db.execute("UPDATE runs SET summary = ?", (summary,))
+        store._db.commit()
+    for argv in (["runs", "list"], ["runs", "show", "1"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "run 1's summary is not one openwar wrote" in err
+
+
+@pytest.mark.parametrize("battles", [-5, 10**12])
+def test_a_stored_battle_count_out_of_bounds_is_one_line(
+    store_path: Path, capsys: pytest.CaptureFixture[str], battles: int
+) -> None:
+    """--resume of such a run spawned -5 seeds (a traceback) or played on for ever."""
+    with RunStore(store_path) as store:
+        store.create(small_plan(), ("A", "B"), code_version("openwar"))
+        store._db.execute("UPDATE runs SET battles = ?", (battles,))
+        store._db.commit()
+    assert main(["simulate", "--resume", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"records {battles} battles" in err
+
+
 def test_export_to_standard_output(store_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     plan = small_plan(battles=2)
     with RunStore(store_path) as store:

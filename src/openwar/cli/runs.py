@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import shlex
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -15,6 +18,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from openwar.cli.options import output_file, refuse_inputs
+from openwar.errors import OpenWarError
 from openwar.sim.locks import being_played
 from openwar.sim.report import print_summary
 from openwar.sim.store import ENV_STORE, RunStore, StoredRun, default_store
@@ -33,8 +37,6 @@ RunId = Annotated[
 
 
 def _open(store: Path | None) -> RunStore:
-    from openwar.errors import OpenWarError
-
     path = store or default_store()
     try:
         found = path.exists()
@@ -68,15 +70,16 @@ def list_runs(
         )
     for run in found:
         players = run.plan.players
-        table.add_row(
-            str(run.id),
-            run.created[:16].replace("T", " "),
-            escape(f"{run.army_names[0]} vs {run.army_names[1]}"),
-            players[0] if players[0] == players[1] else ",".join(players),
-            f"{run.done}/{run.plan.battles}",
-            run.status,
-            _win_rate(run),
-        )
+        with _summary_of(run, path):
+            table.add_row(
+                str(run.id),
+                run.created[:16].replace("T", " "),
+                escape(f"{run.army_names[0]} vs {run.army_names[1]}"),
+                players[0] if players[0] == players[1] else ",".join(players),
+                f"{run.done}/{run.plan.battles}",
+                run.status,
+                _win_rate(run),
+            )
     Console(highlight=False).print(table)
 
 
@@ -99,6 +102,8 @@ def show_run(
         console.print(f"  {name}: {army.path} (sha256 {army.sha256[:16]})", markup=False)
     console.print(f"  {run.done}/{run.plan.battles} battles; {run.code_version}", markup=False)
     if run.summary is not None:
+        with _summary_of(run, path):
+            print_summary(Console(file=io.StringIO()), run.summary)  # read whole before shown
         print_summary(console, run.summary)
     elif run.status == "running" and being_played(path, run.id):  # openwar.sim.locks
         console.print("Being played now: not complete yet", markup=False)
@@ -137,6 +142,19 @@ def export_run(
 def _csv_file(value: Path) -> Path | None:
     """``-`` is standard output; any other path is checked as every output file is."""
     return value if str(value) == "-" else output_file(value)
+
+
+@contextlib.contextmanager
+def _summary_of(run: StoredRun, path: Path) -> Iterator[None]:
+    """A stored summary of another shape (a store edited by hand) is one line, not a
+    traceback from deep in the report."""
+    try:
+        yield
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise OpenWarError(
+            f"results store {path}: run {run.id}'s summary is not one openwar wrote "
+            f"({type(exc).__name__}: {exc})"
+        ) from None
 
 
 def _win_rate(run: StoredRun) -> str:

@@ -22,6 +22,7 @@ from openwar.errors import OpenWarError
 from openwar.outputs import write_whole
 from openwar.sim.locks import being_played
 from openwar.sim.plan import ArmyFile, BattleResult, SimulationPlan
+from openwar.sim.seeds import MAX_BATTLES
 
 ENV_STORE = "OPENWAR_STORE"
 STORE_FILE = "runs.sqlite3"
@@ -472,6 +473,8 @@ def _stored(row: tuple[Any, ...]) -> StoredRun:
     (rid, created, finished, status, battles, seed, players, battleplan) = row[:8]
     (a_path, a_text, b_path, b_text, a_name, b_name, version, summary, done) = row[8:]
     names = json.loads(players)
+    if not (isinstance(battles, int) and 1 <= battles <= MAX_BATTLES):  # a store edited by hand
+        raise ValueError(f"run {rid} records {battles!r} battles, not 1 to {MAX_BATTLES:,}")
     plan = SimulationPlan(
         armies=(ArmyFile(a_path, a_text), ArmyFile(b_path, b_text)),
         battleplan=None if battleplan is None else json.loads(battleplan),
