@@ -104,6 +104,10 @@ def test_openwar_u16_names_are_compared_as_read_and_a_blank_name_is_no_name() ->
         army("openwar", [{"name": " ", "type": "Command"}])
     with pytest.raises(pydantic.ValidationError, match=r"control character \\x1b"):
         army("openwar", [{"name": "\x1b[31mRed", "type": "Command"}])
+    with pytest.raises(pydantic.ValidationError, match=r"control character \\u202e"):
+        army("openwar", [{"name": "Red\u202e", "type": "Command"}])
+    joined = army("openwar", [{"name": "Mi\u200cnu", "type": "Command"}])  # a joiner is spelling
+    assert joined.units[0].name == "Mi\u200cnu"
 
 
 def test_every_problem_is_reported_at_once_naming_unit_option_and_rule() -> None:

@@ -16,11 +16,17 @@ Name = Annotated[
 ]
 
 
+# the characters that reorder what follows them on a terminal (bidirectional controls); the
+# joiners that Persian and Indic names and emoji need (U+200C, U+200D) are letters' business
+BIDI_CONTROLS = {*map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A)),
+                 "\u200e", "\u200f", "\u061c"}  # fmt: skip
+
+
 def printable_name(text: str) -> str:
-    """A name with no control or format characters: an escape in a unit's name coloured the
-    terminal of whoever showed the army, a newline broke its tables."""
+    """A name with no control characters: an escape in a unit's name coloured the terminal of
+    whoever showed the army, a newline broke its tables, a right-to-left mark reordered it."""
     for ch in text:
-        if unicodedata.category(ch) in ("Cc", "Cf"):
+        if unicodedata.category(ch) == "Cc" or ch in BIDI_CONTROLS:
             code = ch.encode("unicode_escape").decode("ascii")
             raise ValueError(f"a name may not hold the control character {code}")
     return text

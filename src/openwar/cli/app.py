@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None, *, ending: bool = False) -> int:
         except KeyboardInterrupt as exc:  # before or after a command runs (Stopped: during)
             return _stopped(Stopped(isinstance(exc, Terminated)), err)
         except OSError as exc:
-            if exc.errno not in OUTPUT_FULL:
+            if exc.errno not in OUTPUT_FULL or exc.filename is not None:  # not a named file
                 raise
             return _output_unwritable(exc, err)
 

@@ -170,14 +170,14 @@ def play_sweep(
     return points
 
 
-def even_points(points: list[SweepPoint], key: str = SIZE) -> dict[str, float | None]:
+def even_points(points: list[SweepPoint], key: str = SIZE) -> dict[str, float | int | None]:
     """Where the varied side's share crosses 0.5 (linear between sweep values, taken in
     order; the first crossing, ``crossings`` says how many there are), with the 95% range:
     every value where 0.5 lies within the interval, its ends linear between sweep values too
     (None when it reaches past either end of the sweep). ``value``, ``value_low`` and
     ``value_high`` are in the varied number; ``points``, ``low`` and ``high`` in the varied
     army's points, when ``key`` changes them (else None)."""
-    found: dict[str, float | None] = {}
+    found: dict[str, float | int | None] = {}
     for names, attr in (
         (("value", "value_low", "value_high"), "value"),
         (("points", "low", "high"), "points"),
@@ -188,7 +188,7 @@ def even_points(points: list[SweepPoint], key: str = SIZE) -> dict[str, float | 
         lows, highs = ([p.interval()[k] for p in ordered] for k in (0, 1))
         found |= dict(zip(names, (_crossing(xs, shares), *_within(xs, lows, highs)), strict=True))
         if names[0] == "value":
-            found["crossings"] = float(_crossings(shares))
+            found["crossings"] = _crossings(shares)
     if not changes_points(key):
         found |= {"points": None, "low": None, "high": None}
     return found

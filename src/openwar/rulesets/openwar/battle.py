@@ -227,15 +227,18 @@ class OpenWarRules:
                     "OW-M3", f"a Retreat may not end within {rules.combat_range:g} cm of an enemy"
                 )
             return [*events, Event("retreat", {"unit": unit_id})]
-        reached = orders.enemies_within(state, unit_id, rules.combat_range)
-        if action.target is not None and action.target not in reached:
+        named = action.target
+        if named is not None and (
+            not ends_in_combat
+            or named not in orders.enemies_within(state, unit_id, rules.combat_range)
+        ):
             raise IllegalActionError(
                 "OW-M2",
                 f"{unit_id}'s Run names {action.target} to charge but ends more than "
                 f"{rules.combat_range:g} cm from it",
             )
         if ends_in_combat:
-            target = action.target or reached[0]
+            target = action.target or orders.enemies_within(state, unit_id, rules.combat_range)[0]
             events.append(Event("charge", {"unit": unit_id, "target": target}))
             events += self._fight(state, unit_id, target, dice, holding=False, charged=True)
         return events

@@ -224,7 +224,8 @@ def _best_weapon(
     options = weapons(state, mini, ranged=ranged)
     if not ranged and not in_contact(state, np.array([mini]), np.array([target]))[0, 0]:
         options = reaching_weapons(state, mini, options)
-    if ranged:  # only a weapon whose range + Ranged reaches the target (OW-H2)
+    if ranged and len(options) > 1:  # a weapon whose range + Ranged reaches it (OW-H2); one
+        # weapon alone is the one the shooter was paired by
         gap = float(unit_gaps(state, np.array([mini]), np.array([target]))[0, 0])
         reach = float(state.units[int(state.unit_of[mini])].profile["ranged"])
         options = [w for w in options if gap <= w.range + reach + OVERLAP_TOLERANCE]
