@@ -90,6 +90,8 @@ def search(
     left out only when no place is legal to the grid's resolution (seed 000: a feature is
     left out when it cannot be set up)."""
     found: list[Polygon] = []
+    for feature in placed:
+        shapely.prepare(feature)  # each is measured against thousands of places
     for turn in range(rules.search_turns):
         turned = affinity.rotate(outline, 180.0 * turn / rules.search_turns, origin=(0, 0))
         minx, miny, maxx, maxy = turned.bounds
@@ -100,14 +102,24 @@ def search(
         if not len(xs) or not len(ys):
             continue
         corners = np.asarray(turned.exterior.coords)
-        centres = np.stack(np.meshgrid(xs, ys, indexing="ij"), axis=-1).reshape(-1, 1, 2)
+        centres = np.stack(np.meshgrid(xs, ys, indexing="ij"), axis=-1).reshape(-1, 2)
+        points = shapely.points(centres)
+        near = np.zeros(len(centres), dtype=bool)  # a centre that near a feature: the whole
+        for feature in placed:  # shape is nearer still, so it is not drawn at all
+            near |= shapely.dwithin(points, feature, rules.feature_gap)
+        centres = centres[~near][:, None, :]
+        if not len(centres):
+            continue
         shapes = shapely.polygons(corners[None, :, :] + centres)
         low_x, low_y, high_x, high_y = shapely.bounds(shapes).T  # as legal_spot measures
         legal = (np.minimum(low_x, low_y) > rules.edge_gap) & (
             np.minimum(battlefield.width - high_x, battlefield.depth - high_y) > rules.edge_gap
         )
-        for feature in placed:
-            legal &= shapely.distance(shapes, feature) > rules.feature_gap
+        for feature in placed:  # only the places still legal are measured again
+            still = np.flatnonzero(legal)
+            if not len(still):
+                break
+            legal[still] = ~shapely.dwithin(shapes[still], feature, rules.feature_gap)
         found += list(shapes[legal])
     return found
 
