@@ -80,6 +80,23 @@ def test_aos_t1_each_damned_feature_takes_one_sacrifice_a_hero_phase() -> None:
         play(after, Action("sacrifice", 0, "c"), [1])
 
 
+def test_aos_t1_a_sacrifice_takes_the_feature_no_other_unit_needs() -> None:
+    """A unit beside two Damned features took the first, which the other unit needed."""
+    plan = board("Damned")
+    plan["terrain"].append({**plan["terrain"][0], "name": "Ruin 2",
+                            "polygon": [[28, 15], [34, 15], [34, 16.5], [28, 16.5]]})  # fmt: skip
+    state = in_phase(battle([unit("a", 5), unit("c", 5), unit("h", 1, HERO)],
+                            [unit("b", 5)], plan), "hero")  # fmt: skip
+    place(state, "a", line(28.0, 17.6, 5))  # between the two ruins
+    place(state, "c", line(28.0, 22.4, 5))  # beside the first only
+    place(state, "h", [(20.0, 10.0)])
+    place(state, "b", line(28.0, 40.0, 5))
+    state.extra["general"] = ["h", "b"]
+    after, _ = play(state, Action("sacrifice", 0, "a"), [1])
+    assert after.extra["damned_used"] == [1]
+    play(after, Action("sacrifice", 0, "c"), [1])  # the first ruin is still there for it
+
+
 def phases_menu(state: GameState) -> list[Action]:
     from openwar.engine.game import legal_actions
 

@@ -76,7 +76,10 @@ def sacrifice(state: GameState, action: Action, dice: Dice) -> list[Event]:
             f'{unit.id} is not within 1" of a Damned terrain feature that has not '
             "taken a sacrifice this hero phase",
         )
-    state.extra.setdefault("damned_used", []).append(features[0])
+    # the feature the fewest other friendly units could sacrifice at, so none is kept from it
+    others = [u.id for u in state.side_units(unit.side) if u.id != unit.id]
+    crowd = {k: sum(k in damned_features(state, o) for o in others) for k in features}
+    state.extra.setdefault("damned_used", []).append(min(features, key=lambda k: (crowd[k], k)))
     unit.flags["damned"] = unit.side
     events = [Event("sacrifice", {"unit": unit.id})]
     return (
