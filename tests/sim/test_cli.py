@@ -283,3 +283,12 @@ def test_a_stopped_sweep_says_so_with_the_signals_exit_code(
     ]
     returned, out, err = run(capsys, *argv)
     assert (returned, out, err.splitlines()[-1]) == (code, "", said)  # after the progress bar
+
+
+def test_resuming_from_a_store_that_does_not_exist_leaves_no_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "new.sqlite3"
+    code, _, err = run(capsys, "simulate", "--resume", "1", "--store", str(path))
+    assert code != 0 and "no runs stored yet" in err and len(err.splitlines()) == 1
+    assert not path.exists()

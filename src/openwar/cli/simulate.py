@@ -95,7 +95,10 @@ def simulate_command(
     # else the user data folder
     chosen = store is not None or bool(os.environ.get(ENV_STORE))
     refuse_inputs({"--plot": plot}, [army_a, army_b, battleplan, store or default_store()])
-    with RunStore(store or default_store(), make_folder=not chosen) as runs:
+    # a resume reads a store that must exist: never one made empty for it
+    with RunStore(
+        store or default_store(), make_folder=not chosen and resume is None, create=resume is None
+    ) as runs:
         if resume is None:
             plan = _plan(army_a, army_b, battles, players, battleplan, seed)
         else:
