@@ -14,13 +14,16 @@ import contextlib
 import os
 import stat
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from openwar.errors import OpenWarError
 
 PICTURES = (".png", ".svg")
+
+# the finished files of a :func:`together` block waiting for their renames: (temporary, target)
+_PENDING: list[list[tuple[Path, Path]]] = []
 
 
 def picture_option(path: Path) -> str:
@@ -107,7 +110,10 @@ def write_whole(path: Path, write: Callable[[Path], Any], option: str = "") -> P
     try:
         os.chmod(temporary, _mode(target))
         write(temporary)
-        temporary.replace(target)
+        if _PENDING:  # in a together() block: renamed with the others, or removed
+            _PENDING[-1].append((temporary, target))
+        else:
+            temporary.replace(target)
     except BaseException as exc:
         with contextlib.suppress(OSError):
             temporary.unlink()
@@ -115,6 +121,27 @@ def write_whole(path: Path, write: Callable[[Path], Any], option: str = "") -> P
             raise _unwritable(path, option, exc) from exc
         raise
     return path
+
+
+@contextlib.contextmanager
+def together() -> Iterator[None]:
+    """The files :func:`write_whole` writes in this block are renamed into place together at
+    its end, when all were written; if one fails, none of them is (a command's second picture
+    that cannot be written leaves no first one behind). A pipe or device is written at once
+    (nothing to take back)."""
+    batch: list[tuple[Path, Path]] = []
+    _PENDING.append(batch)
+    try:
+        yield
+    except BaseException:
+        for temporary, _ in batch:
+            with contextlib.suppress(OSError):
+                temporary.unlink()
+        raise
+    finally:
+        _PENDING.pop()
+    for temporary, target in batch:
+        temporary.replace(target)
 
 
 def _write_in_place(path: Path, write: Callable[[Path], Any]) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from openwar.errors import OpenWarError
-from openwar.outputs import check_output, write_text, write_whole
+from openwar.outputs import check_output, together, write_text, write_whole
 
 from .kit import one_line_error
 
@@ -235,3 +235,35 @@ def test_a_replay_refused_after_the_battle_keeps_the_report(
     captured = capsys.readouterr()
     assert "final state" in captured.out and "Replay written" not in captured.out
     assert captured.err.strip().endswith("cannot write")
+
+
+def test_files_written_together_are_all_renamed_or_none(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+
+    def fail(path: Path) -> None:
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(OpenWarError, match=r"b\.txt: cannot write"), together():
+        write_text(first, "one")
+        assert not first.exists()  # waits for the block's end
+        write_whole(second, fail)
+    assert sorted(tmp_path.iterdir()) == []
+    with together():
+        write_text(first, "one")
+        write_text(second, "two")
+    assert first.read_text() == "one" and second.read_text() == "two"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt"]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+def test_a_battleplan_whose_png_cannot_be_written_leaves_no_svg(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    svg, full = tmp_path / "plan.svg", tmp_path / "full.png"
+    full.symlink_to("/dev/full")  # the SVG is drawn first, then the PNG fails: a full disk
+    line = one_line_error(
+        capsys,
+        ["battleplan", "--points", "1000", "--seed", "7", "--svg", str(svg), "--png", str(full)],
+    )
+    assert "full.png: cannot write (No space left on device)" in line
+    assert list(tmp_path.iterdir()) == [full]

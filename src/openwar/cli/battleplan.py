@@ -10,6 +10,7 @@ import typer
 from openwar.battleplans.generator import generate, generate_default_scenario
 from openwar.battleplans.report import dumps, summary
 from openwar.cli.options import png_file, svg_file
+from openwar.outputs import together
 from openwar.sim.seeds import MAX_SEED
 
 SCENARIOS = ("open-war", "default")
@@ -54,7 +55,8 @@ def battleplan_command(
     plan = plan or generate(ruleset, points, seed)
     from openwar.render.table import draw_battleplan  # matplotlib: a second to import
 
-    written = [draw_battleplan(plan, path) for path in (svg, png) if path is not None]
+    with together():  # both pictures, or neither
+        written = [draw_battleplan(plan, path) for path in (svg, png) if path is not None]
     if as_json:
         typer.echo(dumps(plan))
         return
