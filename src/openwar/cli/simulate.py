@@ -95,6 +95,10 @@ def simulate_command(
     # else the user data folder
     chosen = store is not None or bool(os.environ.get(ENV_STORE))
     refuse_inputs({"--plot": plot}, [army_a, army_b, battleplan, store or default_store()])
+    if resume is not None:
+        stored_options = ("players", "seed", "battleplan")
+        given = [f"--{name}" for name in stored_options if options.given(ctx, name)]
+        _refuse_with_resume(army_a, battles, given)
     # a resume reads a store that must exist: never one made empty for it
     with RunStore(
         store or default_store(), make_folder=not chosen and resume is None, create=resume is None
@@ -102,9 +106,7 @@ def simulate_command(
         if resume is None:
             plan = _plan(army_a, army_b, battles, players, battleplan, seed)
         else:
-            stored_options = ("players", "seed", "battleplan")
-            written = [f"--{name}" for name in stored_options if options.given(ctx, name)]
-            plan = _resumable(runs, resume, army_a, battles, written)
+            plan = _resumable(runs, resume)
         local = min(workers or os.cpu_count() or 1, plan.battles)  # no idle processes
         executor = make_executor(local, scheduler)
         try:
@@ -183,9 +185,8 @@ def _plan(
     return replace(plan, battleplan=read_battleplan(battleplan, ruleset))
 
 
-def _resumable(
-    runs: RunStore, run_id: int, army_a: Path | None, battles: int | None, given: list[str]
-) -> SimulationPlan:
+def _refuse_with_resume(army_a: Path | None, battles: int | None, given: list[str]) -> None:
+    """What a resume takes from the store may not be given (said before the store is read)."""
     written = [
         *(["the army files"] if army_a is not None else []),
         *(["-n"] if battles is not None else []),
@@ -198,6 +199,9 @@ def _resumable(
             "--seed and --battleplan from the store (give only --resume ID)",
             param_hint="'--resume'",
         )
+
+
+def _resumable(runs: RunStore, run_id: int) -> SimulationPlan:
     stored = runs.run(run_id)
     if stored.status == "complete":
         raise OpenWarError(f"run {run_id} is already complete (openwar runs show {run_id})")
