@@ -213,3 +213,11 @@ def test_a_control_character_in_a_path_stays_one_escaped_line(
     terminal as it was."""
     message = one_line_error(capsys, ["army", "show", "/tmp/a\nb\x1b[31m.yaml"])
     assert "/tmp/a\\nb\\x1b[31m.yaml: cannot be read" in message and "\x1b" not in message
+
+
+def test_a_negative_number_for_an_argument_is_not_called_an_unknown_option(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    line = one_line_error(capsys, ["runs", "show", "-1"], nothing_done=True)
+    assert "-1: a negative number is not a value this command takes" in line
+    assert "No such option: -x" in one_line_error(capsys, ["runs", "show", "-x"])

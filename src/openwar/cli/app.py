@@ -30,6 +30,7 @@ from openwar.cli.clickcompat import (
     command_path,
     refuse_repeats,
     tidy_help,
+    usage_message,
 )
 from openwar.cli.odds import odds_app
 from openwar.cli.runs import runs_app
@@ -132,7 +133,7 @@ def _main(argv: list[str] | None, err: Console) -> int:
         return 2
     except UsageError as exc:
         where = exc.ctx.command_path if exc.ctx else "openwar"
-        err.print(f"{where}: error: {shown(plain_words(exc.format_message()))}", markup=False)
+        err.print(f"{where}: error: {shown(plain_words(usage_message(exc)))}", markup=False)
         return 2
     except OpenWarError as exc:
         where = command_path(command, sys.argv[1:] if argv is None else argv)

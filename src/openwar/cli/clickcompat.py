@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 from typer import Abort, Exit
 from typer._click import Command, Context
-from typer._click.exceptions import NoArgsIsHelpError, UsageError
+from typer._click.exceptions import NoArgsIsHelpError, NoSuchOption, UsageError
 from typer.core import TyperGroup, TyperOption
 
 from openwar.stopping import Stopped, Terminated
@@ -25,6 +26,7 @@ __all__ = [
     "command_path",
     "refuse_repeats",
     "tidy_help",
+    "usage_message",
 ]
 
 
@@ -116,3 +118,12 @@ class StoppableGroup(TyperGroup):
             return super().invoke(ctx)
         except KeyboardInterrupt as exc:
             raise Stopped(isinstance(exc, Terminated)) from None
+
+
+def usage_message(exc: UsageError) -> str:
+    """A usage error's words; a negative number where a value was expected (``runs show -1``)
+    is read by click as an option, so it says that no option has that name, which misleads."""
+    name = exc.option_name if isinstance(exc, NoSuchOption) else ""
+    if re.fullmatch(r"-\d+(\.\d*)?", name):
+        return f"{name}: a negative number is not a value this command takes"
+    return exc.format_message()
