@@ -221,3 +221,19 @@ def test_a_negative_number_for_an_argument_is_not_called_an_unknown_option(
     line = one_line_error(capsys, ["runs", "show", "-1"], nothing_done=True)
     assert "-1: a negative number is not a value this command takes" in line
     assert "No such option: -x" in one_line_error(capsys, ["runs", "show", "-x"])
+
+
+@pytest.mark.parametrize(
+    ("argv", "name"),
+    [
+        (["army", "show", ""], "'file'"),
+        (["battle", "", ""], "'army_a'"),
+        (["battleplan", "--points", "1000", "--seed", "1", "--png", ""], "'--png'"),
+        (["runs", "list", "--store", ""], "'--store'"),
+    ],
+)
+def test_an_empty_file_name_is_named_not_read_as_the_current_folder(
+    capsys: pytest.CaptureFixture[str], argv: list[str], name: str
+) -> None:
+    line = one_line_error(capsys, argv, nothing_done=True)
+    assert f"Invalid value for {name}: an empty file name" in line

@@ -28,6 +28,7 @@ from openwar.cli.clickcompat import (
     StoppableGroup,
     UsageError,
     command_path,
+    refuse_empty_paths,
     refuse_repeats,
     tidy_help,
     usage_message,
@@ -126,6 +127,7 @@ def _main(argv: list[str] | None, err: Console) -> int:
     command = typer.main.get_command(app)
     tidy_help(command, ROLL_TYPES)
     refuse_repeats(command)
+    refuse_empty_paths(command)
     try:
         result = command.main(args=argv, standalone_mode=False, prog_name="openwar")
     except NoArgsIsHelpError as exc:

@@ -6,11 +6,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
+from typing import Any, get_args
 
 from typer import Abort, Exit
 from typer._click import Command, Context
-from typer._click.exceptions import NoArgsIsHelpError, NoSuchOption, UsageError
+from typer._click.exceptions import BadParameter, NoArgsIsHelpError, NoSuchOption, UsageError
 from typer.core import TyperGroup, TyperOption
 
 from openwar.stopping import Stopped, Terminated
@@ -24,6 +25,7 @@ __all__ = [
     "StoppableGroup",
     "UsageError",
     "command_path",
+    "refuse_empty_paths",
     "refuse_repeats",
     "tidy_help",
     "usage_message",
@@ -94,6 +96,32 @@ def refuse_repeats(command: Command) -> None:
         return parse(ctx, args)
 
     command.parse_args = parse_args  # type: ignore[method-assign]
+
+
+def refuse_empty_paths(command: Command) -> None:
+    """A file name given as "" is a usage error naming its parameter: a path made of it is
+    the current folder, so the error read ".: cannot be read (Is a directory)"."""
+    if isinstance(command, TyperGroup):
+        for sub in command.commands.values():
+            refuse_empty_paths(sub)
+        return
+    for param in command.params:
+        annotation = getattr(param, "type_descriptor", None)
+        annotation = getattr(annotation, "annotation", None)
+        if annotation is Path or Path in get_args(annotation):
+            _refuse_empty(param)
+
+
+def _refuse_empty(param: Any) -> None:
+    process = param.process_value
+
+    def process_value(ctx: Context, value: Any) -> Any:
+        given = value if isinstance(value, (list, tuple)) else [value]
+        if any(v == "" for v in given):
+            raise BadParameter("an empty file name", ctx=ctx, param=param)
+        return process(ctx, value)
+
+    param.process_value = process_value
 
 
 def command_path(command: Command, argv: list[str], name: str = "openwar") -> str:
