@@ -140,8 +140,14 @@ def together() -> Iterator[None]:
         raise
     finally:
         _PENDING.pop()
-    for temporary, target in batch:
-        temporary.replace(target)
+    for k, (temporary, target) in enumerate(batch):
+        try:
+            temporary.replace(target)
+        except OSError as exc:  # the folder gone or locked since: the rest are not renamed
+            for left, _ in batch[k:]:
+                with contextlib.suppress(OSError):
+                    left.unlink()
+            raise _unwritable(target, "", exc) from exc
 
 
 def _write_in_place(path: Path, write: Callable[[Path], Any]) -> None:
