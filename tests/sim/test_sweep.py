@@ -3,11 +3,14 @@ interpolated with its range."""
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
+from rich.console import Console
 
 from openwar.cli.app import main
+from openwar.cli.sweep import _print
 from openwar.errors import OpenWarError
 from openwar.sim.sweep import SweepPoint, even_points, parse_values, sweep_plans
 
@@ -80,7 +83,7 @@ def test_sweep_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["vary"] == "size" and [p["value"] for p in data["sweep"]] == [10, 20]
     assert all(p["wins"] + p["draws"] + p["losses"] == 2 for p in data["sweep"])
     assert set(data["even"]) == {"value", "value_low", "value_high", "points", "low", "high",
-                                 "crossings"}  # fmt: skip
+                                 "crossings", "decided"}  # fmt: skip
     assert data["vary_note"] is None  # a size says what it counts
 
 
@@ -140,6 +143,23 @@ def test_the_95_range_holds_every_value_whose_interval_holds_50_percent() -> Non
     # 50% inside the first value's interval: the range reaches past the sweep
     first = [SweepPoint(10 + 5 * k, 100, w, 0, 50 - w, 0) for k, w in enumerate([22, 15, 28, 40])]
     assert even_points(first)["value_low"] is None
+
+
+def test_no_even_point_is_named_when_every_interval_holds_50_percent() -> None:
+    """Shares 1/6, 3/6, 2/6 named "Even matchup at about size 20" (with no crossing counted)
+    though every value's interval held 50%: six battles a value cannot tell them apart."""
+    shares = [1, 3, 2]
+    points = [SweepPoint(10 * (k + 1), 900 + 50 * k, w, 0, 6 - w, 0) for k, w in enumerate(shares)]
+    even = even_points(points)
+    assert even["decided"] is False and even["value"] is None and even["points"] is None
+    assert even["crossings"] == 1  # the share touches 50% at size 20
+    shown = Console(file=io.StringIO(), width=300)
+    _print(shown, "Cohort", "A", "size", points, even)
+    assert "A's share reaches 50% in this range, but every interval holds 50%" in (
+        shown.file.getvalue()  # type: ignore[attr-defined]
+    )
+    sure = [SweepPoint(10 * (k + 1), 900, 10 * w, 0, 60 - 10 * w, 0) for k, w in enumerate(shares)]
+    assert even_points(sure)["value"] == 20.0 and even_points(sure)["decided"] is True
 
 
 def test_values_given_out_of_order_are_taken_in_order() -> None:

@@ -195,12 +195,18 @@ def _note(plan: SimulationPlan, side: int, unit: str, key: str) -> str | None:
 
 
 def _never_even(side: str, points: list[SweepPoint]) -> str:
-    """What a sweep whose share never reaches 50% shows: an uneven matchup only where every
-    interval leaves 50% out; else too few battles to tell."""
-    where = "below" if all(p.share < 0.5 for p in points) else "above"
-    if all(not (low <= 0.5 <= high) for low, high in (p.interval() for p in points)):
-        return f"The matchup is uneven across this range: {side}'s share stays {where} 50%."
+    """What a sweep that names no even point shows: an uneven matchup only where every
+    interval leaves 50% out; else too few battles to tell (also when the share reaches 50%
+    but every interval holds it: one value's share at 50% is no more even than the rest)."""
+    if all(p.share < 0.5 for p in points) or all(p.share > 0.5 for p in points):
+        where = "below" if points[0].share < 0.5 else "above"
+        if all(not (low <= 0.5 <= high) for low, high in (p.interval() for p in points)):
+            return f"The matchup is uneven across this range: {side}'s share stays {where} 50%."
+        return (
+            f"{side}'s share stays {where} 50% across this range, but its intervals reach 50%: "
+            "more battles (-n) would tell whether the matchup is even here."
+        )
     return (
-        f"{side}'s share stays {where} 50% across this range, but its intervals reach 50%: "
-        "more battles (-n) would tell whether the matchup is even here."
+        f"{side}'s share reaches 50% in this range, but every interval holds 50%: more "
+        "battles (-n) would tell where, or whether, the matchup is even."
     )

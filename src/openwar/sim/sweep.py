@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import pairwise
 from operator import attrgetter
 from typing import Any
 
@@ -176,7 +175,10 @@ def even_points(points: list[SweepPoint], key: str = SIZE) -> dict[str, float | 
     every value where 0.5 lies within the interval, its ends linear between sweep values too
     (None when it reaches past either end of the sweep). ``value``, ``value_low`` and
     ``value_high`` are in the varied number; ``points``, ``low`` and ``high`` in the varied
-    army's points, when ``key`` changes them (else None)."""
+    army's points, when ``key`` changes them (else None). ``decided`` is False when every
+    value's interval holds 0.5: the battles cannot tell the values apart, so no even point is
+    named (all six None) however the shares fall."""
+    decided = not all(low <= 0.5 <= high for low, high in (p.interval() for p in points))
     found: dict[str, float | int | None] = {}
     for names, attr in (
         (("value", "value_low", "value_high"), "value"),
@@ -191,7 +193,9 @@ def even_points(points: list[SweepPoint], key: str = SIZE) -> dict[str, float | 
             found["crossings"] = _crossings(shares)
     if not changes_points(key):
         found |= {"points": None, "low": None, "high": None}
-    return found
+    if not decided:
+        found |= dict.fromkeys(("value", "value_low", "value_high", "points", "low", "high"))
+    return found | {"decided": decided}
 
 
 def _crossing(xs: list[float], ys: list[float]) -> float | None:
@@ -209,13 +213,23 @@ def _crossing(xs: list[float], ys: list[float]) -> float | None:
 
 
 def _crossings(ys: list[float]) -> int:
-    """How many times the curve through ``ys`` passes 0.5 (a value at 0.5 counts once).
+    """How many times the curve through ``ys`` reaches 0.5: each pass, and each run of values
+    at 0.5 that it then leaves on the side it came from (a touch), once.
 
     >>> _crossings([0.4, 0.54, 0.46, 0.52, 0.8]), _crossings([0.3, 0.5, 0.7])
     (3, 1)
+    >>> _crossings([0.17, 0.5, 0.33]), _crossings([0.5, 0.5]), _crossings([0.6, 0.7])
+    (1, 1, 0)
     """
-    signs = [y > 0.5 for y in ys if y != 0.5]
-    return sum(a != b for a, b in pairwise(signs))
+    count, side, at_half = 0, None, False
+    for y in ys:
+        if y == 0.5:
+            at_half = True
+            continue
+        above = y > 0.5
+        count += at_half or (side is not None and above != side)
+        side, at_half = above, False
+    return count + at_half
 
 
 def _within(xs: list[float], lows: list[float], highs: list[float]) -> tuple[float | None, ...]:
