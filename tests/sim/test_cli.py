@@ -292,3 +292,17 @@ def test_resuming_from_a_store_that_does_not_exist_leaves_no_file(
     code, _, err = run(capsys, "simulate", "--resume", "1", "--store", str(path))
     assert code != 0 and "no runs stored yet" in err and len(err.splitlines()) == 1
     assert not path.exists()
+
+
+def test_a_refused_simulate_leaves_no_new_store_behind(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A bad --scheduler is found after the store is opened: it left an empty store, so a
+    later `runs list` showed an empty table where it says there is no store yet."""
+    path = tmp_path / "fresh.sqlite3"
+    code, _, err = run(capsys, "simulate", *ARMIES, "-n", "2", "--scheduler", "foo",
+                       "--store", str(path))  # fmt: skip
+    assert code == 2 and len(err.splitlines()) == 1 and "--scheduler" in err
+    assert not path.exists() and list(tmp_path.iterdir()) == []
+    code, _, err = run(capsys, "runs", "list", "--store", str(path))
+    assert code == 2 and "no results store yet" in err
