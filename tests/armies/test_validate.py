@@ -220,8 +220,10 @@ def test_opr_u8_points_limit_350_by_default() -> None:
 def test_opr_u3_two_copies_of_an_infantry_unit_combine() -> None:
     big = {"name": "Big", "type": "Ironclad Spearmen", "size": 20,
            "options": [{"name": "Sergeant"}]}  # fmt: skip
-    result = report("opr", [big])
-    assert result.valid and result.cost.total == 2 * 70 + 2 * 5
+    result = report("opr", [big])  # the Sergeant is one model: paid once (it was twice)
+    assert result.valid and result.cost.total == 2 * 70 + 5
+    banner = {**big, "options": [{"name": "Musician/Standard"}]}  # the whole unit's: for both
+    assert report("opr", [banner]).cost.total == 2 * 70 + 2 * 10
     assert rules(report("opr", [{**big, "size": 15}])) == ["U2"]
     assert rules(report("opr", [{"name": "D", "type": "Ember Drake", "size": 2}])) == ["U2"]
 

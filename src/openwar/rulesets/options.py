@@ -28,6 +28,9 @@ class UnitOption(RuleData):
     per: Literal["model", "unit"]
     max_models: int | None = Field(default=None, ge=1)
     effect: str
+    # what a per-unit option changes: "one" model (a sergeant) is paid once in a unit made of
+    # copies of a profile; "all" (the unit as a whole) is paid for each copy
+    affects: Literal["all", "one"] = "all"
 
 
 def price_option(
@@ -50,7 +53,7 @@ def price_option(
         text = f"{option.name} taken by {models} models; at most {limit} may take it"
         return [], [hooks.problem(count_rule, text, unit.name, option.name)]
     if option.per == "unit":
-        points = option.points * multiplier
+        points = option.points * (multiplier if option.affects == "all" else 1)
         return [OptionCost(option.name, models, points, "per unit")], []
     return [OptionCost(option.name, models, option.points * models,
                        f"{models} x {option.points} (each)")], []  # fmt: skip
