@@ -117,7 +117,7 @@ BAD_INPUT = [
     ("opr", "--tough", "0"),
     ("opr", "--quality", "1+"),
     ("opr", "--weapon", "sling"),
-    ("opr", "--rapid", "--unwieldy"),
+    ("opr", "--weapon", "Heavy", "--cover"),
     ("oldworld", "--ws", "11"),
     ("oldworld", "--bs", "6"),
     ("oldworld", "--strength", "0"),
@@ -294,3 +294,15 @@ def test_opr_a13_a_weapon_of_the_x_mark_puts_each_models_wounds_on_one_model(
     assert code == 0 and "x: all the wounds each model deals go on one model" in out
     code, out, _ = run(capsys, "odds", "opr", "--weapon", "Stone Thrower", "--json")
     assert json.loads(out)["profile"]["single_model"] is False
+
+
+def test_opr_a3_cover_with_a_melee_weapon_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """--weapon Heavy --cover gave 0.5 wounds on average for 0.75: cover counted in melee."""
+    code, _, err = run(capsys, "odds", "opr", "--weapon", "Heavy", "--models", "1", "--cover")
+    assert code == 2 and "'--cover': has no effect here" in err and "melee weapon" in err
+    means = []
+    for cover in (["--cover"], []):
+        code, out, err = run(capsys, "odds", "opr", "--weapon", "Bow", "--json", *cover)
+        assert code == 0, err
+        means.append(json.loads(out)["mean"])
+    assert means[0] < means[1]  # a shooting weapon still counts it

@@ -307,6 +307,12 @@ def opr_odds(
                 param_hint="'--weapon'",
             )
         chosen = table[weapon.lower()]
+        if cover and chosen.range is None:  # OPR-A3: cover ignores shooting hits only
+            raise typer.BadParameter(
+                f"has no effect here: cover counts against shooting, and {chosen.name} is a "
+                "melee weapon",
+                param_hint="'--cover'",
+            )
         attacks = chosen.attacks
         if chosen.piercing and piercing is Piercing.NONE:
             piercing = Piercing.AUTO

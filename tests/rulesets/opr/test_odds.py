@@ -230,6 +230,7 @@ MONTE_CARLO = [
     opr(models=10, attacks=1, quality=3, target_quality=4, poison=True, rapid=True, tough=2),
     opr(models=5, attacks=3, quality=4, target_quality=4, armored=True, piercing="auto"),
     opr(models=3, attacks=6, quality=4, target_quality=5, tough=3, single_model=True, poison=True),
+    opr(models=6, attacks=2, quality=3, target_quality=4, deadly=True, rapid=True, unwieldy=True),
 ]
 
 
@@ -386,6 +387,12 @@ def test_opr_impossible_profile_names_the_option(field: str, value: int, option:
         opr(**{field: value})
 
 
-def test_opr_rapid_and_unwieldy_together_is_an_error() -> None:
-    with pytest.raises(ProfileError, match=r"^--unwieldy"):
-        opr(rapid=True, unwieldy=True)
+def test_opr_a7_rapid_and_unwieldy_together_reroll_every_hit_die_once() -> None:
+    """They were refused, but a unit with a Rapid weapon gets Unwieldy when Wavered, after a
+    failed Fear test or charging uphill: each die is then re-rolled (a miss by Rapid, a hit
+    by Unwieldy) and the second roll kept, as if nothing were re-rolled."""
+    both = opr(models=1, attacks=1, quality=4, target_quality=6, rapid=True, unwieldy=True)
+    assert attack_odds(both).distribution[1] == pytest.approx(1 / 2 * 5 / 6, abs=1e-15)
+    profile = opr(models=4, attacks=2, quality=3, target_quality=5, deadly=True, tough=2)
+    assert_same_pmf(attack_odds(replace(profile, rapid=True, unwieldy=True)).distribution,
+                    attack_odds(profile).distribution)  # fmt: skip

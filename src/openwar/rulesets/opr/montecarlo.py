@@ -34,8 +34,7 @@ def simulate(profile: OprAttack, trials: int, seed: int) -> SimulatedOdds:
 def _batch(p: OprAttack, rng: np.random.Generator, n: int) -> tuple[IntArray, IntArray]:
     rules = attack_rules()
     shape = (n, p.models * p.attacks)
-    reroll = Reroll.FAILED if p.rapid else Reroll.SUCCESSES if p.unwieldy else Reroll.NONE
-    hit = roll_test(rng, shape, p.quality, reroll=reroll)
+    hit = roll_test(rng, shape, p.quality, reroll=p.hit_reroll)
     trigger = hit.success & (hit.faces == rules.trigger_face) & (p.deadly or p.poison)
     ordinary = hit.success & ~trigger
     armored = p.armored and p.piercing is not Piercing.IGNORE_ARMORED

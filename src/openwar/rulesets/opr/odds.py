@@ -99,15 +99,22 @@ class OprAttack:
             ("target-quality", 2 <= self.target_quality <= 6, "a Quality from 2+ to 6+"),
             ("target-models", self.target_models >= 1, "at least 1 model"),
             ("tough", self.tough >= 1, "Tough(X) with X of at least 1"),
-            ("unwieldy", not (self.rapid and self.unwieldy), "not both Rapid and Unwieldy"),
         ]
         for name, ok, expected in checks:
             if not ok:
                 raise ProfileError(f"--{name}: expected {expected}")
 
+    @property
+    def hit_reroll(self) -> Reroll:
+        """Rapid re-rolls the failed hits, Unwieldy the successful ones; a weapon with both
+        (a Rapid weapon of a unit that gets Unwieldy: Wavered, Fear, a charge uphill)
+        re-rolls every die once, keeping the second roll (OPR-A7)."""
+        if self.rapid and self.unwieldy:
+            return Reroll.ALL
+        return Reroll.FAILED if self.rapid else Reroll.SUCCESSES if self.unwieldy else Reroll.NONE
+
     def hit_test(self) -> D6Test:
-        reroll = Reroll.FAILED if self.rapid else Reroll.SUCCESSES if self.unwieldy else Reroll.NONE
-        return attack_rules().quality_test.test(self.quality, reroll=reroll)
+        return attack_rules().quality_test.test(self.quality, reroll=self.hit_reroll)
 
 
 def per_attack_outcome(p: OprAttack) -> FloatArray:
