@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from openwar.errors import OpenWarError
 from openwar.sim.executors import (
     Chunk,
     DaskCluster,
@@ -57,6 +58,17 @@ def test_executor_is_chosen_by_options() -> None:
     assert isinstance(make_executor(3, None), ProcessPool)
     assert isinstance(make_executor(1, "local-dask"), DaskCluster)
     assert isinstance(make_executor(1, "tcp://127.0.0.1:8786"), DaskCluster)
+
+
+def test_workers_size_a_local_dask_cluster_and_are_refused_for_a_remote_one() -> None:
+    """--workers 1 with local-dask started two workers all the same, saying nothing."""
+    assert make_executor(2, "local-dask").describe().endswith("of 2 worker processes")
+    alone = make_executor(1, "local-dask", given=1)
+    assert isinstance(alone, DaskCluster) and alone.describe().endswith("of 1 worker process")
+    with alone:
+        assert alone.worker_threads() == [1]
+    with pytest.raises(OpenWarError, match=r"^--workers: the Dask cluster at tcp://"):
+        make_executor(3, "tcp://127.0.0.1:8786", given=3)
 
 
 def test_processes_started_while_deaf_to_ctrl_c_keep_ignoring_it() -> None:

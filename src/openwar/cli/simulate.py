@@ -61,7 +61,9 @@ def simulate_command(
     workers: Annotated[
         int | None,
         typer.Option(
-            min=1, callback=options.worker_count, help="Local processes (default: one per core)."
+            min=1,
+            callback=options.worker_count,
+            help="Local processes (default: one per core; with local-dask: its workers, 2).",
         ),
     ] = None,
     scheduler: Annotated[
@@ -108,7 +110,7 @@ def simulate_command(
         else:
             plan = _resumable(runs, resume)
         local = min(workers or os.cpu_count() or 1, plan.battles)  # no idle processes
-        executor = make_executor(local, scheduler)
+        executor = make_executor(local, scheduler, workers)
         try:
             with executor:  # started before the run is recorded: a bad --scheduler leaves none
                 run_id = resume if resume is not None else new_run(runs, plan)

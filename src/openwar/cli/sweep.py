@@ -88,7 +88,7 @@ def sweep_command(
     plans = sweep_plans(plan, index, unit, numbers, key)
     err = Console(stderr=True)
     with (
-        make_executor(min(workers or os.cpu_count() or 1, battles), scheduler) as executor,
+        make_executor(min(workers or os.cpu_count() or 1, battles), scheduler, workers) as executor,
         progress_bar(err) as progress,
     ):
         what = f"{unit}: {len(numbers)} values of {key}"

@@ -163,9 +163,9 @@ class DaskCluster:
     Workers of a remote cluster need OpenWar installed (the same version, for equal results).
     """
 
-    def __init__(self, address: str) -> None:
+    def __init__(self, address: str, workers: int = DASK_WORKERS) -> None:
         self.address = address
-        self.workers = DASK_WORKERS
+        self.workers = workers  # a LocalCluster's; a remote cluster's are counted on connecting
         self._client: Any = None
         self._cluster: Any = None
         self._scheduler_level: int | None = None  # the level before we silenced it
@@ -176,7 +176,7 @@ class DaskCluster:
             if self.address == LOCAL_DASK:
                 with _deaf_to_ctrl_c():  # the workers inherit it: a Ctrl-C stops us, not them
                     self._cluster = distributed.LocalCluster(
-                        n_workers=DASK_WORKERS,
+                        n_workers=self.workers,
                         threads_per_worker=1,
                         processes=True,
                         dashboard_address=None,
@@ -215,7 +215,8 @@ class DaskCluster:
 
     def describe(self) -> str:
         if self.address == LOCAL_DASK:
-            return f"a Dask LocalCluster of {DASK_WORKERS} worker processes"
+            processes = "process" if self.workers == 1 else "processes"
+            return f"a Dask LocalCluster of {self.workers:,} worker {processes}"
         return f"the Dask cluster at {self.address} ({counted(self.workers, 'worker')})"
 
     def results(self, plan: SimulationPlan, chunks: list[Chunk]) -> Iterator[list[BattleResult]]:
@@ -294,14 +295,21 @@ def _distributed() -> Any:
         raise OpenWarError("--scheduler needs dask: pip install 'dask[distributed]'") from exc
 
 
-def make_executor(workers: int, scheduler: str | None) -> Executor:
-    """The executor the options ask for: Dask when a scheduler is given, else by worker count."""
+def make_executor(workers: int, scheduler: str | None, given: int | None = None) -> Executor:
+    """The executor the options ask for: Dask when a scheduler is given, else by worker count.
+    ``given`` is --workers as given (None when not): the size of a local Dask cluster (else
+    :data:`DASK_WORKERS`); a remote cluster has its own workers, so it is refused there."""
     if scheduler is not None:
         if scheduler != LOCAL_DASK and not scheduler.startswith(("tcp://", "tls://")):
             raise OpenWarError(
                 f"--scheduler {scheduler!r}: expected tcp://host:port or {LOCAL_DASK}"
             )
-        return DaskCluster(scheduler)
+        if scheduler != LOCAL_DASK and given is not None:
+            raise OpenWarError(
+                f"--workers: the Dask cluster at {scheduler} plays on its own workers; give "
+                "--workers only without --scheduler, or with --scheduler local-dask"
+            )
+        return DaskCluster(scheduler, DASK_WORKERS if given is None else given)
     if workers <= 1:
         return InProcess()
     return ProcessPool(workers)
