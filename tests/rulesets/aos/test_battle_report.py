@@ -32,3 +32,21 @@ def test_aos_report_names_the_slain_general_and_the_next() -> None:
     slain = [line for line in lines if "the general, is slain" in line]
     assert slain[0].endswith("B: High Magister, the general, is slain; Cinderwing leads")
     assert len(slain) == 4 and all("leads" in line for line in slain)
+
+
+def test_aos_report_says_what_lightning_struck() -> None:
+    """It said only "twist Lightning Strikes", once for each 6, naming no unit and no harm."""
+    from openwar.rulesets.aos.report import moments
+
+    setup = load_setup((EXAMPLES / "gilded_vanguard.yaml", EXAMPLES / "ember_court.yaml"), None, 7)
+    record = fight_battle(setup, ("simple", "simple"))
+    lines = moments(report(record))
+    strikes = [
+        e.data
+        for events in record.events
+        for e in events
+        if e.kind == "wounds" and e.data.get("source") == "Lightning Strikes"
+    ]
+    struck = [line for line in lines if "lightning strikes" in line]
+    assert len(struck) == len(strikes) > 1 and not any("twist" in line for line in lines)
+    assert struck[0] == "round 1: lightning strikes Cinderwing: 3 wounds, 0 slain"

@@ -9,6 +9,7 @@ from typing import Any
 
 from openwar.engine.events import Event
 from openwar.engine.runner import BattleRecord
+from openwar.words import counted
 
 SIDES = ("A", "B")
 
@@ -87,7 +88,11 @@ def _absorb(now: RoundReport, event: Event, names: dict[str, str], side_of: dict
         what = f"{d['spell']} on {names[d['target']]}"
         now.moments.append(
             f"{SIDES[caster_side]}: {what}"
-            + (f" ({d['mortal_wounds']} mortal wounds)" if "mortal_wounds" in d else "")
+            + (
+                f" ({counted(int(d['mortal_wounds']), 'mortal wound')})"
+                if "mortal_wounds" in d
+                else ""
+            )
         )
     elif kind == "unbind" and d["unbound"]:
         now.moments.append(f"{SIDES[side_of[str(unit)]]}: {name} unbinds {d['spell']}")
@@ -96,6 +101,9 @@ def _absorb(now: RoundReport, event: Event, names: dict[str, str], side_of: dict
         now.moments.append(f"{SIDES[side]}: {name} charges {names[d['target']]} (roll {d['roll']})")
     elif kind == "wounds":
         target_side = side_of[str(unit)]
+        if d.get("source") == "Lightning Strikes":  # the twist's strike, as OpenWar reports it
+            struck = counted(int(d["wounds"]) - int(d.get("negated", 0)), "wound")
+            now.moments.append(f"lightning strikes {name}: {struck}, {d['slain']} slain")
         if d.get("by") == 1 - target_side:
             now.sides[1 - target_side].slain += int(d["slain"])
         else:
@@ -123,12 +131,9 @@ def _absorb(now: RoundReport, event: Event, names: dict[str, str], side_of: dict
         now.moments.append(f"{SIDES[int(d['side'])]}: {slain}, the general, is slain{after}")
     elif kind in ("ruse", "arcane_prize", "looted", "arrived", "command"):
         now.moments.append(_moment(kind, d, names, side_of))
-    elif (
-        kind == "twist"
-        and d.get("twist") != "Dead of Night"
-        and (d.get("rolls", [6]).count(6) or d.get("healed"))
-    ):
-        now.moments.append(f"twist {d['twist']}")
+    elif kind == "twist" and d.get("healed"):
+        healed = counted(int(d["healed"]), "wound")
+        now.moments.append(f"{SIDES[side or 0]}: Healing Winds heal {healed} of {name}")
     elif kind == "command_points":
         now.sides[int(d["side"])].cp = int(d["cp"])
     elif kind == "objectives":
