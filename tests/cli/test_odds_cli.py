@@ -118,6 +118,8 @@ BAD_INPUT = [
     ("opr", "--quality", "1+"),
     ("opr", "--weapon", "sling"),
     ("opr", "--weapon", "Heavy", "--cover"),
+    ("opr", "--seed", "3"),
+    ("aos", "--seed", "3"),
     ("oldworld", "--ws", "11"),
     ("oldworld", "--bs", "6"),
     ("oldworld", "--strength", "0"),

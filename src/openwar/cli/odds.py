@@ -87,6 +87,7 @@ RerollOption = Annotated[
 
 
 def _finish(
+    ctx: typer.Context,
     result: OddsResult,
     simulator: Callable[[int, int], SimulatedOdds],
     as_json: bool,
@@ -95,6 +96,11 @@ def _finish(
     seed: int,
     extra: Callable[[Console], Any] | None = None,
 ) -> None:
+    if not simulate and options.given(ctx, "seed"):  # it seeds the Monte Carlo rolls only
+        raise typer.BadParameter(
+            "has no effect here: it seeds the --simulate rolls (the odds are exact)",
+            param_hint="'--seed'",
+        )
     simulated = simulator(simulate, seed) if simulate else None
     if plot is not None:
         write_plot(result, plot, simulated)
@@ -111,6 +117,7 @@ def _finish(
 
 @odds_app.command("aos")
 def aos_odds(
+    ctx: typer.Context,
     attacks: Annotated[
         DiceExpr, typer.Option(parser=options.dice, help="Attacks: 3, D6, 2D6")
     ] = ONE,
@@ -180,11 +187,14 @@ def aos_odds(
         reroll_hits, reroll_wounds, reroll_saves, ward, mortal_on_6_hit, mortal_ends_sequence,
         cap_modifiers, models_wounds, models, allocation,
     )  # fmt: skip
-    _finish(attack_odds(profile), lambda n, s: roll(profile, n, s), as_json, plot, simulate, seed)
+    _finish(
+        ctx, attack_odds(profile), lambda n, s: roll(profile, n, s), as_json, plot, simulate, seed
+    )
 
 
 @odds_app.command("openwar")
 def openwar_odds(
+    ctx: typer.Context,
     models: Annotated[
         int, typer.Option(min=1, max=MAX_MINIATURES, help="Attacking miniatures.")
     ] = 10,
@@ -249,11 +259,12 @@ def openwar_odds(
         ]  # fmt: skip
         console.print("  given slain k -> " + ", ".join(shown))
 
-    _finish(result, simulator, as_json, plot, simulate, seed, presence_table)
+    _finish(ctx, result, simulator, as_json, plot, simulate, seed, presence_table)
 
 
 @odds_app.command("opr")
 def opr_odds(
+    ctx: typer.Context,
     models: Annotated[int, typer.Option(min=1, help="Attacking models.")] = 5,
     attacks: Annotated[int, typer.Option(min=0, help="Attacks per model.")] = 1,
     weapon: Annotated[
@@ -325,7 +336,9 @@ def opr_odds(
         models, attacks, quality, target_quality, target_models, tough, armored, cover,
         piercing, deadly, poison, rapid, unwieldy, regeneration, single_model,
     )  # fmt: skip
-    _finish(attack_odds(profile), lambda n, s: roll(profile, n, s), as_json, plot, simulate, seed)
+    _finish(
+        ctx, attack_odds(profile), lambda n, s: roll(profile, n, s), as_json, plot, simulate, seed
+    )
 
 
 @odds_app.command("oldworld")
@@ -385,7 +398,9 @@ def oldworld_odds(
         models, attacks, mode, ws, target_ws, bs, hit_mod, strength, toughness, armour, ap, ward,
         damage, wounds, target_models, reroll_hits, reroll_wounds, poisoned,
     )  # fmt: skip
-    _finish(attack_odds(profile), lambda n, s: roll(profile, n, s), as_json, plot, simulate, seed)
+    _finish(
+        ctx, attack_odds(profile), lambda n, s: roll(profile, n, s), as_json, plot, simulate, seed
+    )
 
 
 def _unused_skills(ctx: typer.Context, shooting: bool) -> None:
