@@ -71,6 +71,11 @@ def test_an_army_of_no_battle_ruleset_says_why_the_same_way_everywhere(
     ("argv", "expected"),
     [
         (["simulate", "--resume", "1", "--seed", "9"], "'--resume': --seed cannot be given"),
+        (
+            ["battle", "a.yaml", "b.yaml", "--log", "--json"],
+            "'--log': give --log or --json, not both",
+        ),
+        (["replay", "x.json", "--log", "--json"], "'--log': give --log or --json, not both"),
         (["simulate", "--resume", "1", "-n", "500"], "'--resume': -n cannot be given with it"),
         (["simulate", "--resume", "1", "--players", "random,random"], "--players cannot be"),
         (["army", "new", "openwar", "x.yaml", "--name="], "an army needs a name"),

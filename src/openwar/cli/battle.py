@@ -83,6 +83,7 @@ def battle_command(
     """
     if svg is not None and png is not None:
         raise typer.BadParameter("give --svg or --png, not both", param_hint="'--svg'")
+    _log_or_json(log, as_json)
     options.refuse_inputs({"--replay": replay_file, "--svg": svg, "--png": png},
                           [army_a, army_b, battleplan])  # fmt: skip
     picture_path = svg or png
@@ -152,10 +153,17 @@ def replay_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Replay a battle, check it reaches the recorded final state, and show its summary."""
+    _log_or_json(log, as_json)
     setup, record, chosen = replay(file)
     report(
         setup, record, chosen, as_json=as_json, log=log, picture=None, replay=None, verified=True
     )
+
+
+def _log_or_json(log: bool, as_json: bool) -> None:
+    """The log is text for a reader; with --json it was dropped without a word."""
+    if log and as_json:
+        raise typer.BadParameter("give --log or --json, not both", param_hint="'--log'")
 
 
 def _triumphs(setup: BattleSetup, sides: str) -> None:
