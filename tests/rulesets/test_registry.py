@@ -36,3 +36,14 @@ def test_a_ruleset_says_it_plays_battles_exactly_when_it_has_battle_rules(name: 
     from openwar.engine.game import BATTLE_MODULES
 
     assert ("battles" in load_ruleset(name).supports) == (name in BATTLE_MODULES)
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_a_ruleset_lists_charge_odds_that_openwar_charge_computes(name: str) -> None:
+    """`openwar charge` answers for every ruleset; `openwar rulesets` did not say so."""
+    from openwar.charges import charge_odds
+
+    assert (
+        charge_odds(name, 7.0, move=4 if name in ("openwar", "oldworld") else None).ruleset == name
+    )
+    assert "charge odds" in load_ruleset(name).supports
