@@ -86,8 +86,8 @@ def simulate_command(
     """Play N seeded battles between two armies and report who wins, how often and at what cost.
 
     Battle i is exactly `openwar battle ARMY_A ARMY_B --seed SEED_i` (SEED_i from child i of
-    SeedSequence(seed).spawn(N)); without --battleplan each battle generates its own
-    battleplan from its seed. Results are the same for any --workers or --scheduler.
+    SeedSequence(seed).spawn(N); `openwar runs export ID --csv -` lists them); without
+    --battleplan each battle generates its own battleplan from its seed. Results are the same for any --workers or --scheduler.
 
     Example: openwar simulate examples/armies/openwar/iron_road_legion.yaml
     examples/armies/openwar/hearthhold_lodge.yaml -n 100 --plot outcomes.svg
