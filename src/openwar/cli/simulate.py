@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -87,7 +88,8 @@ def simulate_command(
 
     Battle i is exactly `openwar battle ARMY_A ARMY_B --seed SEED_i` (SEED_i from child i of
     SeedSequence(seed).spawn(N); `openwar runs export ID --csv -` lists them); without
-    --battleplan each battle generates its own battleplan from its seed. Results are the same for any --workers or --scheduler.
+    --battleplan each battle generates its own battleplan from its seed. Results are the same
+    for any --workers or --scheduler.
 
     Example: openwar simulate examples/armies/openwar/iron_road_legion.yaml
     examples/armies/openwar/hearthhold_lodge.yaml -n 100 --plot outcomes.svg
@@ -101,18 +103,19 @@ def simulate_command(
         stored_options = ("players", "seed", "battleplan")
         given = [f"--{name}" for name in stored_options if options.given(ctx, name)]
         _refuse_with_resume(army_a, battles, given)
-    # a resume reads a store that must exist: never one made empty for it
-    with RunStore(
-        store or default_store(), make_folder=not chosen and resume is None, create=resume is None
-    ) as runs:
-        if resume is None:
+    path = store or default_store()
+    with contextlib.ExitStack() as opened:
+        if resume is None:  # a bad army or battleplan is said before the store is touched
             plan = _plan(army_a, army_b, battles, players, battleplan, seed)
-        else:
+        else:  # a resume reads a store that must exist: never one made empty for it
+            runs = opened.enter_context(RunStore(path, create=False))
             plan = _resumable(runs, resume)
         local = min(workers or os.cpu_count() or 1, plan.battles)  # no idle processes
         executor = make_executor(local, scheduler, workers)
         try:
-            with executor:  # started before the run is recorded: a bad --scheduler leaves none
+            with executor:  # started before the store is made: a bad --scheduler leaves none
+                if resume is None:
+                    runs = opened.enter_context(RunStore(path, make_folder=not chosen))
                 run_id = resume if resume is not None else new_run(runs, plan)
                 try:  # play_run answers a stop in its own steps; this one, before them
                     with playing(runs.path, run_id):  # held from its first moment (play_run too)

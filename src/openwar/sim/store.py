@@ -7,7 +7,6 @@ interrupted run loses nothing it has played) and, once complete, its summary.
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import functools
 import json
@@ -169,10 +168,9 @@ class RunStore:
 
     def __init__(self, path: Path, *, make_folder: bool = False, create: bool = True) -> None:
         self.path = path
-        existed = self._made = True
+        existed = True
         try:
             existed = os.path.lexists(path)
-            self._made = not existed
             self._open(make_folder, create)
         except (OSError, sqlite3.Error, OpenWarError) as exc:
             if hasattr(self, "_db"):
@@ -203,20 +201,8 @@ class RunStore:
     def __enter__(self) -> RunStore:
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
-        """Closed; a store this open made is removed again when the command failed before
-        any run was recorded in it (a refused --scheduler or battleplan leaves no file)."""
-        unused = kind is not None and self._made and self._empty()
+    def __exit__(self, *exc: object) -> None:
         self.close()
-        if unused:
-            with contextlib.suppress(OSError):
-                self.path.unlink()
-
-    def _empty(self) -> bool:
-        try:
-            return bool(self._db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 0)
-        except sqlite3.Error:
-            return False
 
     # -- writing ---------------------------------------------------------------------------
     @guarded("written")
