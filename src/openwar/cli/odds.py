@@ -86,8 +86,17 @@ RerollOption = Annotated[
 ]
 
 
+def _seeded(ctx: typer.Context, simulate: int) -> None:
+    """--seed seeds the Monte Carlo rolls only: without --simulate it is refused, before any
+    work (the exact odds of a large profile take seconds)."""
+    if not simulate and options.given(ctx, "seed"):
+        raise typer.BadParameter(
+            "has no effect here: it seeds the --simulate rolls (the odds are exact)",
+            param_hint="'--seed'",
+        )
+
+
 def _finish(
-    ctx: typer.Context,
     result: OddsResult,
     simulator: Callable[[int, int], SimulatedOdds],
     as_json: bool,
@@ -96,11 +105,6 @@ def _finish(
     seed: int,
     extra: Callable[[Console], Any] | None = None,
 ) -> None:
-    if not simulate and options.given(ctx, "seed"):  # it seeds the Monte Carlo rolls only
-        raise typer.BadParameter(
-            "has no effect here: it seeds the --simulate rolls (the odds are exact)",
-            param_hint="'--seed'",
-        )
     simulated = simulator(simulate, seed) if simulate else None
     if plot is not None:
         write_plot(result, plot, simulated)
@@ -169,6 +173,7 @@ def aos_odds(
       openwar odds aos --attacks 20 --hit 4+ --wound 3+ --rend -1 --damage D3 \\
         --save 4+ --reroll-hits ones --models-wounds 2
     """
+    _seeded(ctx, simulate)
     from openwar.rulesets.aos.montecarlo import simulate as roll
     from openwar.rulesets.aos.odds import AosAttack, attack_odds
 
@@ -187,9 +192,7 @@ def aos_odds(
         reroll_hits, reroll_wounds, reroll_saves, ward, mortal_on_6_hit, mortal_ends_sequence,
         cap_modifiers, models_wounds, models, allocation,
     )  # fmt: skip
-    _finish(
-        ctx, attack_odds(profile), lambda n, s: roll(profile, n, s), as_json, plot, simulate, seed
-    )
+    _finish(attack_odds(profile), lambda n, s: roll(profile, n, s), as_json, plot, simulate, seed)
 
 
 @odds_app.command("openwar")
@@ -231,6 +234,7 @@ def openwar_odds(
       openwar odds openwar --models 10 --attacks 3 --melee 1 --difficulty 5 \\
         --armor 4 --target-size 10 --presence 1 --morale 9
     """
+    _seeded(ctx, simulate)
     from openwar.rulesets.openwar.montecarlo import simulate as roll
     from openwar.rulesets.openwar.odds import OpenWarAttack, attack_odds
 
@@ -259,7 +263,7 @@ def openwar_odds(
         ]  # fmt: skip
         console.print("  given slain k -> " + ", ".join(shown))
 
-    _finish(ctx, result, simulator, as_json, plot, simulate, seed, presence_table)
+    _finish(result, simulator, as_json, plot, simulate, seed, presence_table)
 
 
 @odds_app.command("opr")
@@ -306,6 +310,7 @@ def opr_odds(
       openwar odds opr --models 10 --attacks 2 --quality 4 --target-quality 5 \\
         --poison
     """
+    _seeded(ctx, simulate)
     from openwar.rulesets.opr.montecarlo import simulate as roll
     from openwar.rulesets.opr.odds import OprAttack, attack_odds, weapons
 
@@ -336,9 +341,7 @@ def opr_odds(
         models, attacks, quality, target_quality, target_models, tough, armored, cover,
         piercing, deadly, poison, rapid, unwieldy, regeneration, single_model,
     )  # fmt: skip
-    _finish(
-        ctx, attack_odds(profile), lambda n, s: roll(profile, n, s), as_json, plot, simulate, seed
-    )
+    _finish(attack_odds(profile), lambda n, s: roll(profile, n, s), as_json, plot, simulate, seed)
 
 
 @odds_app.command("oldworld")
@@ -384,6 +387,7 @@ def oldworld_odds(
       openwar odds oldworld --models 10 --ws 4 --target-ws 3 --strength 4 \\
         --toughness 3 --armour 5+
     """
+    _seeded(ctx, simulate)
     from openwar.rulesets.oldworld.montecarlo import simulate as roll
     from openwar.rulesets.oldworld.odds import Mode, OldWorldAttack, attack_odds
 
@@ -398,9 +402,7 @@ def oldworld_odds(
         models, attacks, mode, ws, target_ws, bs, hit_mod, strength, toughness, armour, ap, ward,
         damage, wounds, target_models, reroll_hits, reroll_wounds, poisoned,
     )  # fmt: skip
-    _finish(
-        ctx, attack_odds(profile), lambda n, s: roll(profile, n, s), as_json, plot, simulate, seed
-    )
+    _finish(attack_odds(profile), lambda n, s: roll(profile, n, s), as_json, plot, simulate, seed)
 
 
 def _unused_skills(ctx: typer.Context, shooting: bool) -> None:
