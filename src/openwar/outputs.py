@@ -126,28 +126,37 @@ def write_whole(path: Path, write: Callable[[Path], Any], option: str = "") -> P
 @contextlib.contextmanager
 def together() -> Iterator[None]:
     """The files :func:`write_whole` writes in this block are renamed into place together at
-    its end, when all were written; if one fails, none of them is (a command's second picture
-    that cannot be written leaves no first one behind). A pipe or device is written at once
-    (nothing to take back)."""
+    its end, when all were written; if one fails to be written, none is put in place (a
+    command's second picture that cannot be written leaves no first one behind). A pipe or
+    device is written at once (nothing to take back). A block inside another is part of the
+    outer one. Only the renames at the end can part them: one that fails (the folder gone
+    since) leaves those before it in place and removes the rest."""
+    if _PENDING:  # inside another block: its files wait for the outer end
+        yield
+        return
     batch: list[tuple[Path, Path]] = []
     _PENDING.append(batch)
     try:
         yield
     except BaseException:
-        for temporary, _ in batch:
-            with contextlib.suppress(OSError):
-                temporary.unlink()
+        _discard(batch)
         raise
     finally:
         _PENDING.pop()
     for k, (temporary, target) in enumerate(batch):
         try:
             temporary.replace(target)
-        except OSError as exc:  # the folder gone or locked since: the rest are not renamed
-            for left, _ in batch[k:]:
-                with contextlib.suppress(OSError):
-                    left.unlink()
-            raise _unwritable(target, "", exc) from exc
+        except BaseException as exc:
+            _discard(batch[k:])
+            if isinstance(exc, OSError):
+                raise _unwritable(target, "", exc) from exc
+            raise
+
+
+def _discard(batch: list[tuple[Path, Path]]) -> None:
+    for temporary, _ in batch:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
 
 
 def _write_in_place(path: Path, write: Callable[[Path], Any]) -> None:

@@ -253,6 +253,12 @@ def test_files_written_together_are_all_renamed_or_none(tmp_path: Path) -> None:
         write_text(second, "two")
     assert first.read_text() == "one" and second.read_text() == "two"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt"]
+    third = tmp_path / "c.txt"
+    with pytest.raises(KeyboardInterrupt), together():  # a block inside is part of the outer
+        with together():
+            write_text(third, "three")
+        raise KeyboardInterrupt
+    assert not third.exists() and not list(tmp_path.glob(".*"))
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
