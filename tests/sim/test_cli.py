@@ -290,8 +290,11 @@ def test_resuming_from_a_store_that_does_not_exist_leaves_no_file(
 ) -> None:
     path = tmp_path / "new.sqlite3"
     code, _, err = run(capsys, "simulate", "--resume", "1", "--store", str(path))
-    assert code != 0 and "no runs stored yet" in err and len(err.splitlines()) == 1
+    assert code != 0 and "no results store yet" in err and len(err.splitlines()) == 1
     assert not path.exists()
+    folder = tmp_path / "no-such-folder" / "runs.sqlite3"  # as `runs list` says it
+    code, _, err = run(capsys, "simulate", "--resume", "1", "--store", str(folder))
+    assert code != 0 and f"{folder}: no results store yet" in err
 
 
 def test_a_refused_simulate_leaves_no_new_store_behind(

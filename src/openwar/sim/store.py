@@ -183,6 +183,8 @@ class RunStore:
 
     def _open(self, make_folder: bool, create: bool) -> None:
         path = self.path
+        if not create and not os.path.lexists(path):  # said alike for a missing folder
+            raise OpenWarError(f"{path}: no results store yet (run `openwar simulate` first)")
         if make_folder:
             path.parent.mkdir(parents=True, exist_ok=True)
         elif not path.parent.is_dir():
