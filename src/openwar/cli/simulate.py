@@ -111,7 +111,7 @@ def simulate_command(
             runs = opened.enter_context(RunStore(path, create=False))
             plan = _resumable(runs, resume)
         local = min(workers or os.cpu_count() or 1, plan.battles)  # no idle processes
-        executor = make_executor(local, scheduler, workers)
+        executor = make_executor(local, scheduler, workers and local)
         try:
             with executor:  # started before the store is made: a bad --scheduler leaves none
                 if resume is None:

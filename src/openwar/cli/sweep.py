@@ -62,7 +62,12 @@ def sweep_command(
         int, typer.Option(min=0, max=MAX_SEED, help="Root seed (the same battles per value).")
     ] = 1,
     workers: Annotated[
-        int | None, typer.Option(min=1, callback=worker_count, help="Local processes.")
+        int | None,
+        typer.Option(
+            min=1,
+            callback=worker_count,
+            help="Local processes (default: one per core; with local-dask: its workers, 2).",
+        ),
     ] = None,
     scheduler: Annotated[str | None, typer.Option(help="tcp://host:port or local-dask.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the sweep as JSON.")] = False,
@@ -87,8 +92,9 @@ def sweep_command(
         plan = replace(plan, battleplan=read_battleplan(battleplan, plan.ruleset))
     plans = sweep_plans(plan, index, unit, numbers, key)
     err = Console(stderr=True)
+    local = min(workers or os.cpu_count() or 1, battles)  # no idle processes
     with (
-        make_executor(min(workers or os.cpu_count() or 1, battles), scheduler, workers) as executor,
+        make_executor(local, scheduler, workers and local) as executor,
         progress_bar(err) as progress,
     ):
         what = f"{unit}: {len(numbers)} values of {key}"
