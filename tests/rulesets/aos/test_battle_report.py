@@ -49,4 +49,4 @@ def test_aos_report_says_what_lightning_struck() -> None:
     ]
     struck = [line for line in lines if "lightning strikes" in line]
     assert len(struck) == len(strikes) > 1 and not any("twist" in line for line in lines)
-    assert struck[0] == "round 1: lightning strikes Cinderwing: 3 wounds, 0 slain"
+    assert struck[0] == "round 1: lightning strikes Cinderwing for 3 wounds: 0 slain"

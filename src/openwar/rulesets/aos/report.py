@@ -102,8 +102,9 @@ def _absorb(now: RoundReport, event: Event, names: dict[str, str], side_of: dict
     elif kind == "wounds":
         target_side = side_of[str(unit)]
         if d.get("source") == "Lightning Strikes":  # the twist's strike, as OpenWar reports it
-            struck = counted(int(d["wounds"]) - int(d.get("negated", 0)), "wound")
-            now.moments.append(f"lightning strikes {name}: {struck}, {d['slain']} slain")
+            struck = counted(int(d["wounds"]), "wound")  # the strike's roll, wards apart
+            warded = f", {d['negated']} warded" if d.get("negated") else ""
+            now.moments.append(f"lightning strikes {name} for {struck}: {d['slain']} slain{warded}")
         if d.get("by") == 1 - target_side:
             now.sides[1 - target_side].slain += int(d["slain"])
         else:
