@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 from openwar.engine.actions import Action
@@ -269,3 +270,24 @@ def test_aos_v6_arcane_prize_is_taken_and_rolled_for_once() -> None:
     state.pos[carrier] += [0.0, -2.0]
     victory.follow_prize(state)
     assert state.extra["objectives"][0][1] == pytest.approx(state.pos[carrier][1] + 0.49)
+
+
+def test_aos_v6_plague_is_measured_from_the_marker_on_its_taker() -> None:
+    """Plague was measured from where the marker lay before its taker picked it up: a hero
+    4.1" from its own marker was struck by a 2D6 of 3."""
+    plan = board()
+    plan["victory"] = "Arcane Prize"
+    plan["arcane_prize"] = ["Plague", "Trapped", "Talisman", "Realmvault Key", "Ward", "Soul Stone"]
+    state = two(plan, "battleshock")
+    state.extra["objectives"] = [[30.0, 16.5]]
+    state.extra["control"] = [None]
+    place(state, "h", [(30.0, 13.5)])
+    events = victory.end_of_turn(state, ScriptedDice([1, 1, 2, 1, 1, 1, 1]))
+    assert first(events, "arcane_prize").data["result"] == "Plague"
+    marker = np.asarray(state.extra["objectives"][0])
+    carrier = state.extra["prize"]["carrier"]
+    assert np.hypot(*(state.pos[carrier] - marker)) == pytest.approx(state.radius[carrier])
+    struck = {e.data["unit"] for e in events if e.kind == "wounds"}
+    hero = state.members("h")[0]
+    assert np.hypot(*(state.pos[hero] - marker)) - state.radius[hero] > 3  # out of a 3" reach
+    assert "h" not in struck and state.unit_of[carrier] in [state.unit_index(u) for u in struck]

@@ -104,6 +104,7 @@ def _take_prize(state: GameState, side: int, dice: Dice) -> list[Event]:
         return []
     mini = int(minis[int(np.argmin(d))])
     prize["carrier"] = mini
+    follow_prize(state)  # the marker touches its taker before the table is rolled (Plague)
     events = [
         Event("prize_taken", {"side": side, "unit": state.units[int(state.unit_of[mini])].id})
     ]
@@ -114,7 +115,7 @@ def _take_prize(state: GameState, side: int, dice: Dice) -> list[Event]:
         prize["result"] = result
         events.append(Event("arcane_prize", {"side": side, "roll": face, "result": result}))
         events += _prize_now(state, mini, result, dice)
-    follow_prize(state)
+    follow_prize(state)  # a taker slain by it leaves the marker where it stood
     return events
 
 
