@@ -198,7 +198,10 @@ def test_aos_r2_reinforcements_set_a_destroyed_unit_up_again_at_an_edge() -> Non
     options = handlers.edge_points(state, state.unit("a"))
     assert options
     after, _events = play(state, Action("reinforce", 0, "a", point=options[0]))
-    assert after.size("a") == 5 and "a" not in after.extra["destroyed"]
+    # set up again, it "has been destroyed": War of Attrition still counts it, once (AOS-V3;
+    # it was taken off the list, so the enemy lost its points)
+    assert after.size("a") == 5 and after.extra["destroyed"] == ["a"]
+    assert victory._destroyed_points(after, 1) == after.unit("a").points
     with pytest.raises(IllegalActionError, match="AOS-R2"):
         after.alive[after.members("a")] = False
         play(after, Action("reinforce", 0, "a", point=options[0]))

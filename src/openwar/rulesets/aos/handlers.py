@@ -467,9 +467,7 @@ def arrive(state: GameState, action: Action, dice: Dice) -> list[Event]:
         members = state.members(unit.id, alive=False)
         state.alive[members] = True
         unit.tokens["damage"] = 0
-        unit.flags["wounded"] = None
-        if unit.id in state.extra["destroyed"]:
-            state.extra["destroyed"].remove(unit.id)
+        unit.flags["wounded"] = None  # it stays among the destroyed units (AOS-R2, AOS-V3)
     if action.point is None or action.point not in edge_points(state, unit):
         if action.kind == "reinforce":
             raise IllegalActionError(
