@@ -260,13 +260,19 @@ def test_aos_r6_inspiring_speech_no_battleshock_while_the_general_is_on_the_tabl
     assert first(events, "battleshock").data == {"unit": "a", "immune": True}
 
 
-def test_aos_v6_arcane_prize_is_taken_and_rolled_for_once() -> None:
+def _prize_board() -> GameState:
+    """Arcane Prize at its end-of-turn check: the prize at (30, 16.5), held by nobody."""
     plan = board()
     plan["victory"] = "Arcane Prize"
     plan["arcane_prize"] = ["Plague", "Trapped", "Talisman", "Realmvault Key", "Ward", "Soul Stone"]
     state = two(plan, "battleshock")
     state.extra["objectives"] = [[30.0, 16.5]]
     state.extra["control"] = [None]
+    return state
+
+
+def test_aos_v6_arcane_prize_is_taken_and_rolled_for_once() -> None:
+    state = _prize_board()
     events = victory.end_of_turn(state, ScriptedDice([5]))
     assert first(events, "arcane_prize").data == {"side": 0, "roll": 5, "result": "Ward"}
     carrier = state.extra["prize"]["carrier"]
@@ -278,12 +284,7 @@ def test_aos_v6_arcane_prize_is_taken_and_rolled_for_once() -> None:
 def test_aos_v6_plague_is_measured_from_the_marker_on_its_taker() -> None:
     """Plague was measured from where the marker lay before its taker picked it up: a hero
     4.1" from its own marker was struck by a 2D6 of 3."""
-    plan = board()
-    plan["victory"] = "Arcane Prize"
-    plan["arcane_prize"] = ["Plague", "Trapped", "Talisman", "Realmvault Key", "Ward", "Soul Stone"]
-    state = two(plan, "battleshock")
-    state.extra["objectives"] = [[30.0, 16.5]]
-    state.extra["control"] = [None]
+    state = _prize_board()
     place(state, "h", [(30.0, 13.5)])
     events = victory.end_of_turn(state, ScriptedDice([1, 1, 2, 1, 1, 1, 1]))
     assert first(events, "arcane_prize").data["result"] == "Plague"
