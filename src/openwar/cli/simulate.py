@@ -48,7 +48,13 @@ def simulate_command(
     army_b: Annotated[Path | None, typer.Argument(help="Army file of side B (YAML).")] = None,
     battles: Annotated[
         int | None,
-        typer.Option("-n", "--battles", min=1, max=MAX_BATTLES, help="Number of battles."),
+        typer.Option(
+            "-n",
+            "--battles",
+            min=1,
+            max=MAX_BATTLES,
+            help="Number of battles (needed unless --resume).",
+        ),
     ] = None,
     players: Annotated[str, typer.Option(help=PLAYERS_OPTION_HELP)] = "simple,simple",
     battleplan: Annotated[
