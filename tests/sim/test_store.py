@@ -222,8 +222,9 @@ def test_a_summary_of_another_shape_is_one_line(
         store._db.commit()
     for argv in (["runs", "list"], ["runs", "show", "1"]):
         assert main(argv) == 2
-        err = capsys.readouterr().err
+        out, err = capsys.readouterr()
         assert err.count("\n") == 1 and "run 1's summary is not one openwar wrote" in err
+        assert out == ""  # nothing of the run shown before the error (runs show did)
 
 
 @pytest.mark.parametrize("battles", [-5, 10**12])

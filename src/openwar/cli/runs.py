@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
 import shlex
@@ -97,14 +96,17 @@ def show_run(
         typer.echo(json.dumps(run.to_json(), indent=2))
         return
     console = Console(highlight=False)
+    summary = ""
+    if run.summary is not None:  # rendered once, before anything is shown: a summary edited
+        with _summary_of(run, path), console.capture() as captured:  # by hand is one line
+            print_summary(console, run.summary)
+        summary = captured.get()
     console.print(f"[bold]Run {run.id}[/bold] — {run.status}, created {run.created}")
     for name, army in zip(run.army_names, run.plan.armies, strict=True):
         console.print(f"  {name}: {army.path} (sha256 {army.sha256[:16]})", markup=False)
     console.print(f"  {run.done}/{run.plan.battles} battles; {run.code_version}", markup=False)
     if run.summary is not None:
-        with _summary_of(run, path):
-            print_summary(Console(file=io.StringIO()), run.summary)  # read whole before shown
-        print_summary(console, run.summary)
+        console.file.write(summary)
     elif run.status == "running" and being_played(path, run.id):  # openwar.sim.locks
         console.print("Being played now: not complete yet", markup=False)
     else:  # the store named as it was found: another shell may not set $OPENWAR_STORE
