@@ -14,7 +14,7 @@ from openwar.ai.stats import wilson
 from openwar.battles import load_setup, make_players, read_players, start
 from openwar.bench.ai import SAMPLE_ARMIES, games, play_game
 from openwar.engine.actions import Action
-from openwar.engine.game import apply, legal_actions, outcome
+from openwar.engine.game import Outcome, apply, legal_actions, outcome
 from openwar.engine.players import RandomPlayer
 from openwar.engine.state import GameState
 from openwar.errors import OpenWarError
@@ -319,3 +319,15 @@ def test_search_rollouts_give_the_opponent_the_whole_menu_as_the_heuristic_does(
         assert theirs and ours
         assert all(theirs) if whole else not any(theirs)
         assert not any(ours)
+
+
+def test_search_values_a_drawn_rollout_below_an_even_chance(monkeypatch: Any) -> None:
+    """A rollout that ends the battle is worth 1 won, 0 lost and ``draw`` (0.1 by default)
+    drawn: the search plays to win, taking a fair chance of winning over a sure draw."""
+    state = _deployed()
+    side = state.active
+    for winner, default, even in ((None, 0.1, 0.5), (side, 1.0, 1.0), (1 - side, 0.0, 0.0)):
+        ended = Outcome(winner, "draw" if winner is None else "major", (0, 0), 1, "test")
+        monkeypatch.setattr(search, "outcome", lambda state, ended=ended: ended)
+        assert SearchPlayer(0).rollout(state.clone(), side, 0, {}) == default
+        assert SearchPlayer(0, draw=0.5).rollout(state.clone(), side, 0, {}) == even

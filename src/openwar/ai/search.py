@@ -7,7 +7,9 @@ scored) or ``horizon`` further actions have been taken: the opponent chooses fro
 menu, as the heuristic player does (``whole_replies``, since 2026-11-26), so the rollouts
 foresee a heuristic opponent's replies exactly but for the dice; our side, to save time,
 from one unit's orders at a time (:meth:`Evaluation.rollout_menu`). The leaf is
-scored by the evaluation's position value as a win chance (a finished battle by its result).
+scored by the evaluation's position value as a win chance (a finished battle by its result: a
+win 1, a loss 0, a draw ``draw``, 0.1 since stop 43: the search plays to win, so it takes a
+fair chance of winning over a sure draw, yet still prefers a draw to a loss).
 The same rollout dice are used for every candidate (common random numbers), so candidates are
 compared on the same luck: one stream per rollout, drawn from in turn, or with ``unit_dice``
 (off by default: no gain measured, docs/ai.md) one stream per unit, so a unit's k-th action
@@ -53,6 +55,7 @@ class SearchPlayer:
         diverse: bool = True,
         whole_replies: bool = True,
         unit_dice: bool = False,
+        draw: float = 0.1,
         evaluation: Evaluation | None = None,
     ) -> None:
         sequence = (
@@ -66,6 +69,7 @@ class SearchPlayer:
         self.diverse = diverse
         self.whole_replies = whole_replies
         self.unit_dice = unit_dice
+        self.draw = draw
         self.evaluation = evaluation
         self.heuristic = HeuristicPlayer(0, evaluation)
 
@@ -172,6 +176,6 @@ class SearchPlayer:
             state = apply(state, chosen)[0]
         result = outcome(state)
         if result is not None:
-            return 0.5 if result.winner is None else float(result.winner == side)
+            return self.draw if result.winner is None else float(result.winner == side)
         margin = judge.position_value(state, side) / judge.margin_scale(state)
         return 1.0 / (1.0 + math.exp(-margin))
