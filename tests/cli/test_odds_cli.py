@@ -308,3 +308,20 @@ def test_opr_a3_cover_with_a_melee_weapon_is_refused(capsys: pytest.CaptureFixtu
         assert code == 0, err
         means.append(json.loads(out)["mean"])
     assert means[0] < means[1]  # a shooting weapon still counts it
+
+
+def test_opr_a15_impact_on_a_charge(capsys: pytest.CaptureFixture[str]) -> None:
+    """--impact adds X automatic hits per model (a Lance's Impact(1) for a charge of five
+    Heavy riders: 15 Attacks and 5 Impact hits); a shooting weapon or cover with it is refused."""
+    means = []
+    for impact in ("0", "1"):
+        code, out, err = run(capsys, "odds", "opr", "--weapon", "Heavy", "--impact", impact,
+                             "--json")  # fmt: skip
+        assert code == 0, err
+        means.append(json.loads(out)["mean"])
+        assert json.loads(out)["profile"]["impact"] == int(impact)
+    assert means == pytest.approx([15 / 4, 15 / 4 + 5 / 2])  # Quality 4+ hits, 4+ blocks
+    code, _, err = run(capsys, "odds", "opr", "--weapon", "Bow", "--impact", "1")
+    assert code == 2 and "'--impact'" in err and "Bow is a shooting weapon" in err
+    code, _, err = run(capsys, "odds", "opr", "--impact", "1", "--cover")
+    assert code == 2 and "'--cover': has no effect here" in err and "charge" in err

@@ -278,6 +278,15 @@ def opr_odds(
             "for x all of each model's wounds on one model."
         ),
     ] = None,
+    impact: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=MAX_PER_MODEL,
+            help="Impact(X) on a charge (a Lance: 1): X automatic hits per model, which "
+            "Armored and blocks stop as they stop other hits.",
+        ),
+    ] = 0,
     quality: Annotated[int, typer.Option(parser=options.roll, help="Attacker's Quality.")] = 4,
     target_quality: Annotated[
         int, typer.Option(parser=options.roll, help="Target's Quality (blocks).")
@@ -329,17 +338,29 @@ def opr_odds(
                 "melee weapon",
                 param_hint="'--cover'",
             )
+        if impact and chosen.range is not None:  # OPR-A15: Impact comes with a charge
+            raise typer.BadParameter(
+                f"Impact hits come with a charge, and {chosen.name} is a shooting weapon",
+                param_hint="'--impact'",
+            )
         attacks = chosen.attacks
         if chosen.piercing and piercing is Piercing.NONE:
             piercing = Piercing.AUTO
         single_model = chosen.single_model
     else:
         single_model = False
-    options.check_dice(models * attacks, "'--models' x '--attacks'")
-    options.check_rolled(models * attacks, simulate, "'--models' x '--attacks'")
+    if impact and cover:  # OPR-A3, OPR-A15: cover counts against shooting only
+        raise typer.BadParameter(
+            "has no effect here: cover counts against shooting, and Impact hits come with a charge",
+            param_hint="'--cover'",
+        )
+    options.check_dice(models * (attacks + impact), "'--models' x ('--attacks' + '--impact')")
+    options.check_rolled(
+        models * (attacks + impact), simulate, "'--models' x ('--attacks' + '--impact')"
+    )
     profile = OprAttack(
         models, attacks, quality, target_quality, target_models, tough, armored, cover,
-        piercing, deadly, poison, rapid, unwieldy, regeneration, single_model,
+        piercing, deadly, poison, rapid, unwieldy, regeneration, single_model, impact,
     )  # fmt: skip
     _finish(attack_odds(profile), lambda n, s: roll(profile, n, s), as_json, plot, simulate, seed)
 

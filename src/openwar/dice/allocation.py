@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from openwar.dice.pmf import FloatArray, clamp, floor_divide, trim
+from openwar.dice.pmf import FloatArray, add, clamp, floor_divide, trim
 from openwar.errors import ProfileError
 
 
@@ -36,9 +36,14 @@ MAX_PACKET_WORK = 2_000_000_000
 
 
 def slain_packets(
-    count: FloatArray, per_attack: FloatArray, wounds_per_model: int, models: int | None
+    count: FloatArray,
+    per_attack: FloatArray,
+    wounds_per_model: int,
+    models: int | None,
+    loose: FloatArray | None = None,
 ) -> FloatArray:
-    """Models slain by a random number (pmf ``count``) of independent attacks.
+    """Models slain by a random number (pmf ``count``) of independent attacks, and with
+    ``loose`` (a pmf) as many more loose wounds of other dice, pooled as the attacks' are.
 
     ``per_attack[d, l]`` is the probability that one attack brings a packet of ``d`` wounds
     that must go on a single model and ``l`` loose wounds. Packets are allocated attack by
@@ -80,7 +85,11 @@ def slain_packets(
     counted = total[0].copy()  # the wounds that count, capped at what the target has
     for row in total[1:]:  # row by row, element-wise: the same floats on any machine
         counted += row
-    slain = np.bincount(np.arange(cap + 1) // w, weights=counted).astype(np.float64)
+    if loose is not None:  # loose wounds only add to those that count: the cap is the same
+        counted = add(counted, loose)
+        if models is not None:
+            counted = clamp(counted, models * w)
+    slain = np.bincount(np.arange(len(counted)) // w, weights=counted).astype(np.float64)
     return trim(slain) if models is None else np.pad(slain, (0, models + 1 - len(slain)))
 
 

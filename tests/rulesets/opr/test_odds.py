@@ -1,8 +1,9 @@
-"""One Page Fantasy attacks (docs/rules/opr.md, clauses OPR-A1..OPR-A14)."""
+"""One Page Fantasy attacks (docs/rules/opr.md, clauses OPR-A1..OPR-A15)."""
 
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import replace
 from fractions import Fraction
 from functools import cache
@@ -72,12 +73,30 @@ def one_attack(p: OprAttack) -> dict[tuple[int, int], Fraction]:
     return bind(hit, after_hit)
 
 
+@cache
+def one_impact_hit(p: OprAttack) -> dict[tuple[int, int], Fraction]:
+    """OPR-A15: an Impact hit, every die enumerated: no Quality test and no 6 to trigger;
+    Armored (the weapon's Piercing is not the Impact's), the block, Regeneration."""
+    regen = REGENERATION_ON if p.regeneration else None
+
+    def after_ignore(roll: tuple[int, ...]) -> dict[int, Fraction]:
+        if p.armored and roll[0] >= 4:
+            return certain(0)
+        return bind(
+            faces(1), lambda b: certain(0) if b[0] >= p.target_quality else count_kept(1, regen)
+        )
+
+    return fmap(bind(faces(1), after_ignore), lambda n: (0, n))
+
+
 def removed(p: OprAttack, run: tuple[tuple[int, int], ...]) -> int:
     """OPR-A11/A12: packets go on one model (excess lost), other wounds pile up after. With
-    the table's x mark (OPR-A13) all of each model's wounds are one packet."""
+    the table's x mark (OPR-A13) all of each model's wounds are one packet; the Impact hits'
+    wounds (the run's last ``models * impact``, OPR-A15) are loose."""
     if p.single_model:
-        chunks = [run[i : i + p.attacks] for i in range(0, len(run), p.attacks)]
-        run = tuple((sum(a + b for a, b in chunk), 0) for chunk in chunks)
+        weapon, impact = run[: p.models * p.attacks], run[p.models * p.attacks :]
+        chunks = [weapon[i : i + p.attacks] for i in range(0, len(weapon), p.attacks)]
+        run = tuple((sum(a + b for a, b in chunk), 0) for chunk in chunks) + impact
     cap = p.target_models * p.tough
     allocated = 0
     for packet, _ in run:
@@ -87,7 +106,9 @@ def removed(p: OprAttack, run: tuple[tuple[int, int], ...]) -> int:
 
 
 def brute_force(p: OprAttack) -> tuple[np.ndarray, np.ndarray]:
-    runs = sequence([one_attack(p)] * (p.models * p.attacks))
+    runs = sequence(
+        [one_attack(p)] * (p.models * p.attacks) + [one_impact_hit(p)] * (p.models * p.impact)
+    )
     wounds = fmap(runs, lambda run: sum(a + b for a, b in run))
     return pmf_array(wounds), pmf_array(fmap(runs, lambda run: removed(p, run)))
 
@@ -195,6 +216,21 @@ SMALL = [
     opr(models=1, attacks=3, quality=3, target_quality=5, single_model=True, target_models=3),
     opr(models=2, attacks=3, quality=3, target_quality=6, tough=2, single_model=True),
     opr(models=2, attacks=2, quality=2, target_quality=5, tough=2, deadly=True, single_model=True),
+    # Impact hits on a charge (OPR-A15)
+    opr(models=2, attacks=1, quality=4, target_quality=4, impact=1, armored=True),
+    opr(models=1, attacks=2, quality=3, target_quality=5, impact=2, deadly=True, tough=2),
+    opr(
+        models=2,
+        attacks=1,
+        quality=4,
+        target_quality=3,
+        impact=1,
+        regeneration=True,
+        piercing="ignore-armored",
+        armored=True,
+    ),
+    opr(models=1, attacks=2, quality=3, target_quality=5, impact=1, single_model=True, tough=3),
+    opr(models=3, attacks=0, quality=4, target_quality=4, impact=1, target_models=2),
 ]
 
 
@@ -231,6 +267,18 @@ MONTE_CARLO = [
     opr(models=5, attacks=3, quality=4, target_quality=4, armored=True, piercing="auto"),
     opr(models=3, attacks=6, quality=4, target_quality=5, tough=3, single_model=True, poison=True),
     opr(models=6, attacks=2, quality=3, target_quality=4, deadly=True, rapid=True, unwieldy=True),
+    opr(
+        models=5,
+        attacks=2,
+        quality=3,
+        target_quality=4,
+        impact=2,
+        armored=True,
+        tough=2,
+        regeneration=True,
+        deadly=True,
+        target_models=5,
+    ),
 ]
 
 
@@ -396,3 +444,16 @@ def test_opr_a7_rapid_and_unwieldy_together_reroll_every_hit_die_once() -> None:
     profile = opr(models=4, attacks=2, quality=3, target_quality=5, deadly=True, tough=2)
     assert_same_pmf(attack_odds(replace(profile, rapid=True, unwieldy=True)).distribution,
                     attack_odds(profile).distribution)  # fmt: skip
+
+
+def test_opr_a15_impact_hits_skip_the_quality_test_but_not_armored_or_blocks() -> None:
+    """Four Impact hits, no Attacks: each is stopped by Armored on 4+ and by a 4+ block, so
+    each wounds with 1/4, whatever the attacker's Quality, Deadly or Piercing."""
+    for extra in ({}, {"quality": 6, "deadly": True, "poison": True}, {"piercing": "auto"}):
+        result = attack_odds(opr(models=4, attacks=0, impact=1, armored=True, **extra))
+        expected = [math.comb(4, k) * 0.25**k * 0.75 ** (4 - k) for k in range(5)]
+        assert np.allclose(result.distribution, expected, atol=1e-12)
+    # added to the weapon's own wounds: 5 Attacks of 1/8 and 5 Impact hits of 1/4
+    both = attack_odds(opr(models=5, attacks=1, impact=1, armored=True))
+    assert both.mean == pytest.approx(5 / 8 + 5 / 4)
+    assert attack_odds(opr(models=5, attacks=1, armored=True)).mean == pytest.approx(5 / 8)

@@ -54,6 +54,7 @@ def _batch(p: OprAttack, rng: np.random.Generator, n: int) -> tuple[IntArray, In
     if p.single_model:  # the table's x: each model's wounds with it, one packet on one model
         packets = (packets + loose).reshape(n, p.models, p.attacks).sum(axis=2)
         loose = np.zeros((n, 0), dtype=np.int64)
+    loose = np.concatenate([loose, _impact(p, rng, n)], axis=1)
     limit = p.target_models * p.tough
     effective = np.zeros(n, dtype=np.int64)
     for column in range(packets.shape[1]):
@@ -61,3 +62,18 @@ def _batch(p: OprAttack, rng: np.random.Generator, n: int) -> tuple[IntArray, In
         effective = np.minimum(effective + np.minimum(packets[:, column], room), limit)
     effective = np.minimum(effective + loose.sum(axis=1), limit)
     return packets.sum(axis=1) + loose.sum(axis=1), effective // p.tough
+
+
+def _impact(p: OprAttack, rng: np.random.Generator, n: int) -> IntArray:
+    """Wounds of the Impact hits (OPR-A15), one column per hit: Armored (the weapon's
+    Piercing is not theirs), the target's block, Regeneration."""
+    rules = attack_rules()
+    shape = (n, p.models * p.impact)
+    if not p.impact:  # no dice drawn: the rolls of a profile without Impact stay as they were
+        return np.zeros(shape, dtype=np.int64)
+    ignore_on = rules.armored_ignores_on if p.armored else 7
+    wounds = (rng.integers(1, 7, size=shape) < ignore_on) & ~roll_test(
+        rng, shape, p.target_quality
+    ).success
+    regen = rules.regeneration_ignores_on if p.regeneration else None
+    return negate_points(rng, wounds.astype(np.int64), regen, 1)

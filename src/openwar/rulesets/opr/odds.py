@@ -9,6 +9,9 @@ Regeneration ignores each wound on a 5+. Tough(X) models need X wounds; wounds p
 model at a time. A Deadly packet goes on one model and its excess is lost; ordinary wounds
 are pooled after it. A weapon of the table's x mark (``single_model``) puts all the wounds
 each attacking model deals with it on one model, as one packet: its excess is lost too.
+Impact(X) (a charge; a Lance counts as Impact(1)) adds X automatic hits per attacking model:
+no Quality test and no 6 to trigger anything, but Armored and the target's blocks stop them as
+they stop other hits (the weapon's Piercing is not theirs); their wounds are pooled.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import numpy as np
 from openwar.dice.allocation import slain_packets
 from openwar.dice.d6 import D6Test, Reroll
 from openwar.dice.notation import DiceExpr, parse_dice
-from openwar.dice.pmf import FloatArray, compound, point, thin
+from openwar.dice.pmf import FloatArray, add, binomial, compound, point, thin
 from openwar.errors import ProfileError
 from openwar.rulesets.data import RollRule, RuleData, load_data
 from openwar.rulesets.odds import OddsResult
@@ -90,6 +93,7 @@ class OprAttack:
     unwieldy: bool = False
     regeneration: bool = False
     single_model: bool = False  # the table's x: each model's wounds all go on one model
+    impact: int = 0  # Impact(X) on a charge: X automatic hits per attacking model
 
     def __post_init__(self) -> None:
         checks = [
@@ -99,6 +103,7 @@ class OprAttack:
             ("target-quality", 2 <= self.target_quality <= 6, "a Quality from 2+ to 6+"),
             ("target-models", self.target_models >= 1, "at least 1 model"),
             ("tough", self.tough >= 1, "Tough(X) with X of at least 1"),
+            ("impact", self.impact >= 0, "Impact(X) with X of 0 or more"),
         ]
         for name, ok, expected in checks:
             if not ok:
@@ -138,6 +143,19 @@ def per_attack_outcome(p: OprAttack) -> FloatArray:
     return joint
 
 
+def impact_wounds(p: OprAttack) -> FloatArray | None:
+    """Wounds of the Impact hits (OPR-A15): each is stopped by Armored or a block as any hit
+    is, without the weapon's Piercing (cover counts against shooting only), and Regeneration
+    ignores the wound on a 5+; None without Impact."""
+    if not p.impact:
+        return None
+    keep = (
+        1.0 - D6Test(attack_rules().regeneration_ignores_on).probability if p.regeneration else 1.0
+    )
+    plain = replace(p, piercing=Piercing.NONE, cover=False)
+    return binomial(p.models * p.impact, _unblocked(plain) * keep)
+
+
 def _unblocked(p: OprAttack) -> float:
     """P(an ordinary hit becomes a wound): Armored or cover, then the target's blocks."""
     rules = attack_rules()
@@ -155,11 +173,14 @@ def _exact(p: OprAttack) -> OddsResult:
     totals = np.add.outer(np.arange(joint.shape[0]), np.arange(joint.shape[1])).ravel()
     per_die = np.bincount(totals, weights=joint.ravel()).astype(np.float64)
     wounds = compound(count, per_die)
+    impact = impact_wounds(p)
+    if impact is not None:
+        wounds = add(wounds, impact)
     if p.single_model:  # one packet per attacking model: its attacks' wounds, on one model
         packet = compound(point(p.attacks), per_die)
-        slain = slain_packets(point(p.models), packet[:, None], p.tough, p.target_models)
+        slain = slain_packets(point(p.models), packet[:, None], p.tough, p.target_models, impact)
     else:
-        slain = slain_packets(count, joint, p.tough, p.target_models)
+        slain = slain_packets(count, joint, p.tough, p.target_models, impact)
     return OddsResult("opr", describe(p), "wounds", wounds, slain)
 
 
