@@ -12,7 +12,7 @@ from openwar.engine.actions import Action
 from openwar.engine.errors import IllegalActionError
 from openwar.engine.game import legal_actions
 from openwar.engine.state import GameState
-from openwar.rulesets.aos.moves import coherent_groups
+from openwar.rulesets.aos.moves import KEEP_CLEAR, coherent_groups, near_enemy
 
 from .kit import battle, first, gap, in_phase, kinds, line, place, play, profile, unit, weapon
 
@@ -296,3 +296,17 @@ def test_clearances_of_many_shifts_are_each_the_one_asked_alone() -> None:
             if length and disc >= 0.0 and b < 0.0:
                 first = min(first, -b - math.sqrt(disc))
         assert got == pytest.approx(max(0.0, min(length, first)), abs=1e-9)
+
+
+def test_aos_m2_a_normal_move_ends_more_than_3_from_an_enemy_so_no_fight_without_a_charge() -> None:
+    """A gap of exactly 3" is within 3": the menu's move towards an enemy stopped there, and
+    the unit fought that turn without charging; now it stops a hundredth beyond, and a move
+    that ends 3" away is refused."""
+    state = lines(y_b=17.0)  # 6.02" between bases
+    moves = [a for a in legal_actions(state) if a.kind == "move" and a.unit == "a"]
+    nearest = min(gap(play(state, a)[0], "a", "b") for a in moves)
+    assert 3.0 < nearest <= 3.0 + KEEP_CLEAR + 1e-6
+    ended, _ = play(state, min(moves, key=lambda a: gap(play(state, a)[0], "a", "b")))
+    assert not near_enemy(ended, "a")
+    with pytest.raises(IllegalActionError, match="AOS-M2"):
+        play(state, Action("move", 0, "a", point=(32.16, 13.02), choice="normal"))  # 3.00"

@@ -23,6 +23,7 @@ from openwar.rulesets.aos.moves import (
     enemy_gap,
     enemy_minis,
     file_positions,
+    keep_away,
     near_enemy,
     pile_in,
 )
@@ -194,7 +195,8 @@ def check_move(
     if length > limit + MOVE_TOLERANCE:
         raise IllegalActionError("AOS-M1", f'{unit.id} can move {limit:g}", not {length:.2f}"')
     enemies = enemy_minis(state, unit.side)
-    clear = clearance_limit(state, members, shift, enemies, rules.enemy_gap)
+    # more than 3" all the way (a gap of exactly 3" is within 3"), to a thousandth
+    clear = clearance_limit(state, members, shift, enemies, rules.enemy_gap + 2 * MOVE_TOLERANCE)
     if kind != "retreat" and clear < length - MOVE_TOLERANCE:
         raise IllegalActionError(
             "AOS-M2", 'no part of a normal move may be within 3" of an enemy unit'
@@ -277,9 +279,7 @@ def _file_move(
     each model's own path within ``limit``, across no base, never within 3" of an enemy
     (AOS-M2), the unit coherent at the end (AOS-M6)."""
     members = state.on_table(unit.id)
-    xy = file_positions(
-        state, unit.id, np.asarray(point, dtype=np.float64), limit, battle_rules().enemy_gap
-    )
+    xy = file_positions(state, unit.id, np.asarray(point, dtype=np.float64), limit, keep_away())
     if xy is None or float(np.hypot(*(xy - state.pos[members]).T).max()) < MOVE_TOLERANCE:
         raise IllegalActionError(
             "AOS-M1", f"{unit.id} cannot move model by model towards {point} and stay coherent"

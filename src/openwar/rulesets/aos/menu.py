@@ -17,6 +17,7 @@ from openwar.rulesets.aos.moves import (
     centre,
     enemy_minis,
     file_positions,
+    keep_away,
     near_enemy,
 )
 from openwar.rulesets.aos.rules import battle_rules
@@ -76,7 +77,6 @@ def move_points(
 ) -> list[tuple[float, float]]:
     """Candidate destinations: towards each enemy unit and objective (keeping 3" away; round
     a base in the way, :func:`_detour`), or for a retreat away from the nearest enemies."""
-    rules = battle_rules()
     fly = handlers.flies(unit)
     here = np.asarray(centre(state, unit.id))
     goals: list[np.ndarray] = []
@@ -100,7 +100,7 @@ def move_points(
         if kind == "retreat":
             shift = block_shift(state, unit.id, goal, limit, keep_away=None, fly=fly)
         else:
-            shift = _detour(state, unit, here, goal, limit, rules.enemy_gap, fly)
+            shift = _detour(state, unit, here, goal, limit, keep_away(), fly)
         if float(np.hypot(*shift)) < MIN_MOVE:
             continue
         if kind == "retreat":
@@ -123,7 +123,7 @@ def file_points(state: GameState, unit: UnitState, limit: float) -> list[tuple[f
     members = state.on_table(unit.id)
     if len(members) < 2 or handlers.flies(unit):
         return []
-    gap = battle_rules().enemy_gap
+    gap = keep_away()
     here = np.asarray(centre(state, unit.id))
     found: list[tuple[float, float]] = []
     for point in objectives(state):

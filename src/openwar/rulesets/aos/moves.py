@@ -36,6 +36,7 @@ from openwar.rulesets.aos import garrisons
 from openwar.rulesets.aos.rules import battle_rules
 
 EPS = 1e-6
+KEEP_CLEAR = 0.01  # inches beyond 3" where the menu's normal moves and runs stop (AOS-M2)
 Point = tuple[float, float]
 
 
@@ -91,6 +92,14 @@ def enemy_gap(state: GameState, unit_id: str) -> float:
     if len(ours) == 0 or len(theirs) == 0:
         return float("inf")
     return float(unit_gaps(state, ours, theirs).min())
+
+
+def keep_away() -> float:
+    """How near an enemy model the menu's normal moves and runs come: 3" and a hundredth. No
+    part of such a move may be within 3" of an enemy (AOS-M2), and a gap of exactly 3" is
+    within 3" (:func:`near_enemy`): a move that stopped there let the unit fight without a
+    charge (until 2026-11-29)."""
+    return battle_rules().enemy_gap + KEEP_CLEAR
 
 
 def near_enemy(state: GameState, unit_id: str) -> bool:

@@ -11,8 +11,7 @@ from openwar.engine.actions import Action
 from openwar.engine.state import GameState
 from openwar.rulesets.aos import handlers
 from openwar.rulesets.aos.board import objectives, territory
-from openwar.rulesets.aos.moves import centre, enemy_minis, file_positions
-from openwar.rulesets.aos.rules import battle_rules
+from openwar.rulesets.aos.moves import centre, enemy_minis, file_positions, keep_away
 
 SCORES = {
     "first_turn": 1.0,
@@ -105,7 +104,7 @@ def _move(state: GameState, action: Action) -> float:
     point = np.asarray(action.point)
     if action.choice == "file":  # the point is the heading: where the models end counts
         limit = handlers.move_limit(state, unit, action)
-        xy = file_positions(state, unit.id, point, limit, battle_rules().enemy_gap)
+        xy = file_positions(state, unit.id, point, limit, keep_away())
         if xy is None:
             return -1.0
         point = xy.mean(axis=0)
