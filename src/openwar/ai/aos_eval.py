@@ -50,6 +50,7 @@ from openwar.rulesets.aos.moves import (
     charge_positions,
     enemy_gap,
     file_positions,
+    keep_away,
     near_enemy,
     pile_in,
 )
@@ -1097,7 +1098,8 @@ class AosEvaluation:
             return float(memo[key])
         stay_shoot, stay_charge = self._stay_flags(state, unit)
         best = self._stand_after_run(state, unit)
-        for point in move_points(state, unit, limit, "run"):
+        way = "retreat" if near_enemy(state, unit.id) else "run"  # a run is a retreat there
+        for point in move_points(state, unit, limit, way):
             xy = self._shifted(state, unit, point)
             gain = self._position_gain(state, unit, xy, can_shoot=False, can_charge=False,
                                        stay_shoot=stay_shoot, stay_charge=stay_charge)  # fmt: skip
@@ -1126,8 +1128,7 @@ class AosEvaluation:
         if action.choice != "file":
             return self._shifted(state, unit, action.point)
         limit = handlers.move_limit(state, unit, action)
-        return file_positions(state, unit.id, np.asarray(action.point), limit,
-                              battle_rules().enemy_gap)  # fmt: skip
+        return file_positions(state, unit.id, np.asarray(action.point), limit, keep_away())
 
     def _run_move(self, state: GameState, action: Action) -> float:
         unit = state.unit(str(action.unit))

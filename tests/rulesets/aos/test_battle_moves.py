@@ -310,3 +310,25 @@ def test_aos_m2_a_normal_move_ends_more_than_3_from_an_enemy_so_no_fight_without
     assert not near_enemy(ended, "a")
     with pytest.raises(IllegalActionError, match="AOS-M2"):
         play(state, Action("move", 0, "a", point=(32.16, 13.02), choice="normal"))  # 3.00"
+
+
+def test_aos_m4_a_unit_within_3_may_run_as_it_retreats() -> None:
+    """A run is a normal move, and a unit within 3" of an enemy makes its normal move as a
+    retreat: it may run then (2nd edition; 3rd edition's ban was played until 2026-11-29), a
+    retreat of Move + the run roll that ends more than 3" away; it neither shoots nor charges."""
+    state = lines(y_b=12.0)  # 1.02" apart; Move 5
+    assert Action("run", 0, "a") in legal_actions(state)
+    state, events = play(state, Action("run", 0, "a"), [4])
+    assert first(events, "run").data["retreat"] is True
+    ways = [a for a in legal_actions(state) if a.kind == "run_move" and a.point is not None]
+    assert ways and all(gap(play(state, a)[0], "a", "b") > 3.0 for a in ways)
+    with pytest.raises(IllegalActionError, match="AOS-M1"):
+        play(state, Action("run_move", 0, "a", point=(32.16, 0.9)))  # 9.1": Move 5 + 4
+    with pytest.raises(IllegalActionError, match="AOS-M3"):
+        play(state, Action("run_move", 0, "a", point=(32.16, 8.5)))  # ends 2.52" away
+    after, events = play(state, Action("run_move", 0, "a", point=(32.16, 1.0)))  # 9"
+    assert first(events, "moved").data["retreat"] is True
+    assert after.unit("a").flags["retreated"] and after.unit("a").flags["ran"]
+    after.phase = "shooting"
+    with pytest.raises(IllegalActionError, match="AOS-H1"):
+        play(after, Action("shoot", 0, "a", target="b"))

@@ -338,17 +338,17 @@ def run(state: GameState, action: Action, dice: Dice) -> list[Event]:
         raise IllegalActionError("AOS-G2", f"{unit.id} garrisons a feature: it cannot run")
     if unit.flags.get("moved") or state.extra["ending_movement"]:
         raise IllegalActionError("AOS-M4", f"{unit.id} has already moved this phase")
-    if near_enemy(state, unit.id):
-        raise IllegalActionError(
-            "AOS-M4", 'a unit within 3" of an enemy cannot run (it may retreat)'
-        )
+    retreat = near_enemy(state, unit.id)  # a run is a normal move: within 3", a retreat's
     move_allowance(state, unit)  # a random Move is rolled before running (AOS-D9)
     roll = int(dice.d6(battle_rules().run_dice).sum())
     bonus = run_bonus(state, unit)
-    state.extra["pending"] = {"kind": "run", "unit": unit.id, "roll": roll, "bonus": bonus}
+    state.extra["pending"] = {
+        "kind": "run", "unit": unit.id, "roll": roll, "bonus": bonus, "retreat": retreat
+    }  # fmt: skip
     unit.flags["moved"] = True
     unit.flags["ran"] = True
-    return [Event("run", {"unit": unit.id, "roll": roll, "bonus": bonus})]
+    event = {"unit": unit.id, "roll": roll, "bonus": bonus}
+    return [Event("run", {**event, "retreat": True} if retreat else event)]
 
 
 def run_bonus(state: GameState, unit: UnitState) -> int:
@@ -388,13 +388,17 @@ def run_move(state: GameState, action: Action, dice: Dice) -> list[Event]:
     if action.unit != unit.id:
         raise IllegalActionError("AOS-M4", f"finish the run of {unit.id} first")
     limit = move_limit(state, unit, action)
+    retreat = bool(pending.get("retreat"))  # a run from within 3" of an enemy (AOS-M4)
     state.extra["pending"] = None
     if action.point is None:
         return [Event("moved", {"unit": unit.id, "distance": 0.0, "run": True})]
-    shift = check_move(state, unit, action.point, limit, "run")
+    shift = check_move(state, unit, action.point, limit, "retreat" if retreat else "run")
     moved = apply_shift(state, unit.id, shift)
+    if retreat:
+        unit.flags["retreated"] = True
     victory.follow_prize(state)
-    events = [Event("moved", {"unit": unit.id, "distance": round(moved, 2), "run": True})]
+    moved_data = {"unit": unit.id, "distance": round(moved, 2), "run": True}
+    events = [Event("moved", {**moved_data, "retreat": True} if retreat else moved_data)]
     return events + phases.deadly(state, unit.id, dice) + phases.check_end(state, dice)
 
 

@@ -216,10 +216,13 @@ def unit_moves(state: GameState, unit: UnitState) -> list[Action]:
     if characteristics.needs_move_roll(state, unit):
         return [Action("roll_move", side, unit.id)]
     allowance = handlers.move_allowance(state, unit)
-    if near_enemy(state, unit.id):
+    if near_enemy(state, unit.id):  # stay, retreat, or retreat running (AOS-M3, AOS-M4)
         return [
-            Action("move", side, unit.id, point=p, choice="retreat")
-            for p in move_points(state, unit, allowance, "retreat")
+            *(
+                Action("move", side, unit.id, point=p, choice="retreat")
+                for p in move_points(state, unit, allowance, "retreat")
+            ),
+            Action("run", side, unit.id),
         ]
     return [
         *(
@@ -268,9 +271,9 @@ def _pending_menu(state: GameState, pending: dict[str, object]) -> list[Action]:
             + int(str(pending["roll"]))
             + int(str(pending["bonus"]))
         )
+        way = "retreat" if pending.get("retreat") else "run"
         found = [
-            Action("run_move", side, unit.id, point=p)
-            for p in move_points(state, unit, limit, "run")
+            Action("run_move", side, unit.id, point=p) for p in move_points(state, unit, limit, way)
         ]
         found.append(Action("run_move", side, unit.id))
         if int(str(pending["roll"])) < 6 and handlers.can_command(state, unit):
