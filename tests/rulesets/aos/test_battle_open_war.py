@@ -295,3 +295,18 @@ def test_aos_v6_plague_is_measured_from_the_marker_on_its_taker() -> None:
     hero = state.members("h")[0]
     assert np.hypot(*(state.pos[hero] - marker)) - state.radius[hero] > 3  # out of a 3" reach
     assert "h" not in struck and state.unit_of[carrier] in [state.unit_index(u) for u in struck]
+
+
+def test_aos_b7_an_allied_unit_never_becomes_the_general() -> None:
+    """When the general falls and no HERO is left, the first unit of the army that is not
+    allied leads; with only allies left, nobody does."""
+    from openwar.rulesets.aos.wounds import general_slain
+
+    state = two(board(), "combat")
+    state.unit("a").profile["allied"] = True
+    assert general_slain(state, 0)[0].data["next"] == "h"  # the HERO, not allied
+    state.unit("h").profile["keywords"] = ["INFANTRY"]  # no HERO left
+    assert general_slain(state, 0)[0].data["next"] == "h"  # not "a", listed first but an ally
+    state.unit("h").profile["allied"] = True
+    assert general_slain(state, 0)[0].data["next"] is None
+    assert state.extra["general"][0] is None

@@ -186,14 +186,17 @@ def after_casualties(state: GameState, unit_id: str, by: int | None) -> list[Eve
 
 
 def general_slain(state: GameState, side: int) -> list[Event]:
-    """Pick a new general (a HERO if any is left) and trigger the Revenge ruse."""
+    """Pick a new general (AOS-B7: a HERO if any is left, never an allied unit, none when
+    only allies are left) and trigger the Revenge ruse."""
     slain = state.extra["general"][side]
     events = [Event("general_slain", {"side": side, "unit": slain})]
     if state.board["ruses"][side] == "Revenge":
         state.extra["revenge"][side] = state.extra["turns"] + 2
         events.append(Event("ruse", {"side": side, "ruse": "Revenge"}))
-    left = [u for u in state.side_units(side) if len(state.on_table(u.id))]
-    heroes = [u for u in left if "HERO" in u.profile["keywords"] and not u.profile["allied"]]
+    left = [
+        u for u in state.side_units(side) if len(state.on_table(u.id)) and not u.profile["allied"]
+    ]
+    heroes = [u for u in left if "HERO" in u.profile["keywords"]]
     pick = heroes[0] if heroes else (left[0] if left else None)
     state.extra["general"][side] = None if pick is None else pick.id
     events[0].data["next"] = state.extra["general"][side]
