@@ -269,3 +269,29 @@ def test_unknown_ruleset_is_a_problem_not_an_exception() -> None:
     # no clause to cite, so no [clause title] tag after the message
     assert str(result.problems[0]).startswith("ruleset: unknown ruleset 'warmaster'")
     assert not str(result.problems[0]).endswith("]")
+
+
+def test_openwar_u10_in_battle_each_miniature_wears_one_armour_and_one_shield() -> None:
+    """Light armour for 2 and Heavy armour for 1 of 3: the third miniature wears the heavy,
+    not the first (both were piled on the first, whose Armor was 8 for the 7 the validator
+    allowed); option names in another case are the catalogue's (they stopped the battle)."""
+    from openwar.armies.model import ArmyList
+    from openwar.rulesets import load_ruleset
+    from openwar.rulesets.openwar.forces import force_units
+
+    bought = [
+        {"name": "Light armour", "models": 2},
+        {"name": "heavy ARMOUR", "models": 1},
+        {"name": "small shield"},
+    ]
+    chief = {**CHIEF, "options": bought}
+    army = ArmyList.model_validate(
+        {"ruleset": "openwar", "name": "A", "points_limit": 100, "units": [chief]}
+    )
+    assert rules(report("openwar", [chief], points_limit=100)) == []
+    (unit,) = force_units(army, "a", {})
+    options = load_ruleset("openwar").data.options()
+    light, heavy = options["Light armour"].armor, options["Heavy armour"].armor
+    small = options["Small shield"].armor
+    worn = [unit.profile["loadouts"][k] for k in unit.loadouts]
+    assert [(w["armour"], w["shield"]) for w in worn] == [(light, small)] * 2 + [(heavy, small)]

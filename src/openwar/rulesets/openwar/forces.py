@@ -1,8 +1,9 @@
 """From an army list to the units of a battle: profiles, loadouts and points.
 
 Each miniature carries its unit type's default options plus the options bought for the whole
-unit or for some of its miniatures (the first ``models`` miniatures, the front ranks). A
-weapon brings its alternate profiles (Halfsword, Spike, Thrown) with it.
+unit or for some of its miniatures (the first ``models`` miniatures, the front ranks, that do
+not have it yet: an option listed twice, or a second kind of armour or shield, goes to the
+next ones). A weapon brings its alternate profiles (Halfsword, Spike, Thrown) with it.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 from openwar.armies.model import ArmyList, ArmyUnit
 from openwar.armies.profile import changed_weapon
 from openwar.armies.ready import battle_ready
+from openwar.armies.suggest import find_name
 from openwar.rulesets import load_ruleset
 from openwar.rulesets.openwar.catalog import Armour, OpenWarCatalog, Skill, UnitType, Weapon
 from openwar.rulesets.openwar.rules import battle_rules
@@ -41,12 +43,18 @@ def _force_unit(unit: ArmyUnit, uid: str, catalog: OpenWarCatalog, points: int) 
     size = unit.size or kind.size
     options = catalog.options()
     carried: list[list[str]] = [list(kind.default_options) for _ in range(size)]
-    given: dict[str, int] = {}  # an option listed twice goes to the next miniatures (U9)
+    given: dict[str, int] = {}  # the miniatures an option, or an armour slot, has reached
     for choice in unit.options:
-        start = given.get(choice.name.casefold(), 0)
+        name = find_name(choice.name, options)  # as the validator found it: case aside
+        assert name is not None  # the army was validated
+        option = options[name]
+        # an option listed twice goes to the next miniatures (U9); so does another armour or
+        # shield: one of each per miniature (U10), never two piled on the same ones
+        goes = f"slot {option.slot}" if isinstance(option, Armour) else name.casefold()
+        start = given.get(goes, 0)
         for mini in range(start, min(start + (choice.models or size), size)):
-            carried[mini].append(choice.name)
-        given[choice.name.casefold()] = start + (choice.models or size)
+            carried[mini].append(name)
+        given[goes] = start + (choice.models or size)
     combos: list[tuple[str, ...]] = []
     loadout_of: list[int] = []
     for names in carried:
