@@ -330,3 +330,21 @@ def test_ow_f2_fight_move_goes_around_a_friend() -> None:
     xy = after.pos[everyone]
     apart = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1))
     assert (apart[np.triu_indices(len(everyone), 1)] >= DIAMETER - 1e-6).all()
+
+
+def test_ow_f2_a_way_round_a_friend_may_use_the_whole_5_cm_to_reach_contact() -> None:
+    """a1 stands 0.5 cm behind a0 (in contact with b), 3 cm from b's nearest miniature: the
+    way round a0 is longer than that gap, and the turned steps were cut to it (a1 ended
+    0.8 cm short of contact and did not fight); with the whole 5 cm it reaches contact."""
+    state = battle([unit("a", 2)], [unit("b", 3, profile(morale=20))])
+    place(state, "a", [(40.0, 40.0), (41.5, 40.0 - DIAMETER - 0.5)])
+    place(state, "b", line(37.5, 40.0 + DIAMETER, 3))
+    a1, b = state.members("a")[1], state.members("b")
+    assert float(np.min(np.hypot(*(state.pos[b] - state.pos[a1]).T))) - DIAMETER > 2.5
+    orders.fight_move(state, "a", "b")
+    gap = float(np.min(np.hypot(*(state.pos[b] - state.pos[a1]).T))) - DIAMETER
+    assert gap <= battle_rules().contact
+    everyone = np.concatenate([state.members("a"), b])
+    xy = state.pos[everyone]
+    apart = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1))
+    assert (apart[np.triu_indices(len(everyone), 1)] >= DIAMETER - 1e-6).all()

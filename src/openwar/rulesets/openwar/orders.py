@@ -318,7 +318,11 @@ def fight_move(state: GameState, unit_id: str, target_id: str) -> float:
     length = _lengths(delta)
     limit = np.minimum(rules.fight_move, closest[stepping])
     going = np.flatnonzero((length != 0.0) & (limit > 0.0))
-    fans = _fan(delta[going] / length[going][:, None], limit[going])
+    way = delta[going] / length[going][:, None]
+    # the straight step stops at contact; a way round is longer than the gap, so the turned
+    # steps may use the whole 5 cm (they too stop at the first base they touch)
+    fans = _fan(way, np.full(len(going), rules.fight_move))
+    fans[:, 0] = way * limit[going][:, None]
     for fan, k in zip(fans, going.tolist(), strict=True):
         mini = int(minis[k])
         moves = furthest_translations(state, np.array([mini]), fan)
