@@ -348,3 +348,16 @@ def test_ow_f2_a_way_round_a_friend_may_use_the_whole_5_cm_to_reach_contact() ->
     xy = state.pos[everyone]
     apart = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1))
     assert (apart[np.triu_indices(len(everyone), 1)] >= DIAMETER - 1e-6).all()
+
+
+def test_ow_m2_a_run_naming_no_enemy_charges_the_nearest() -> None:
+    """A Run that names nobody and ends within 5 cm of two enemies charges the nearer (it
+    charged the first of the army's list: b, 4.5 cm away, rather than c, in base contact)."""
+    state = battle(
+        [unit("a", 1)], [unit("b", 1, profile(morale=20)), unit("c", 1, profile(morale=20))]
+    )
+    place(state, "a", [(40.0, 20.0)])
+    place(state, "b", [(40.0 + DIAMETER + 4.5, 40.0)])
+    place(state, "c", [(40.0, 40.0 + DIAMETER)])
+    _, events = play(in_battle(state), Action("run", 0, "a", None, (40.0, 40.0)), [1] * 5)
+    assert first(events, "charge").data["target"] == "c"

@@ -238,7 +238,9 @@ class OpenWarRules:
                 f"{rules.combat_range:g} cm from it",
             )
         if ends_in_combat:
-            target = action.target or orders.enemies_within(state, unit_id, rules.combat_range)[0]
+            near = orders.enemies_within(state, unit_id, rules.combat_range)
+            # the enemy named, else the nearest (the first listed of equals)
+            target = action.target or min(near, key=lambda e: orders.least_gap(state, unit_id, e))
             events.append(Event("charge", {"unit": unit_id, "target": target}))
             events += self._fight(state, unit_id, target, dice, holding=False, charged=True)
         return events
