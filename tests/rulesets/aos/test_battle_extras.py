@@ -374,7 +374,10 @@ def test_aos_g3_range_sight_cover_and_minus_1_to_hit_go_by_the_feature() -> None
     assert moves_b and all(moves.unit_gap(play(state, a)[0], "b", "a") > 3.0 for a in moves_b)
 
 
-def test_aos_g2_the_3_inch_gap_to_a_garrison_is_measured_to_a_thousandth_as_aos_m2() -> None:
+def test_aos_g2_a_normal_move_ends_more_than_3_from_a_garrison_as_aos_m2() -> None:
+    """Its path is checked to a thousandth, its end strictly: a move that ends a hair within
+    3" of the tower is refused (it was let through, and the unit then fought the garrison
+    without a charge); one a thousandth short of the zone is not."""
     import numpy as np
 
     from openwar.engine.space import centroid
@@ -392,9 +395,14 @@ def test_aos_g2_the_3_inch_gap_to_a_garrison_is_measured_to_a_thousandth_as_aos_
         end = start + way * distance
         return (float(end[0]), float(end[1]))
 
-    play(state, Action("move", 1, "b", point=to(reach + 0.0005), choice="normal"))  # a hair in
+    after, _ = play(state, Action("move", 1, "b", point=to(reach - 0.001), choice="normal"))
+    assert not moves.near_enemy(after, "b")
+    with pytest.raises(IllegalActionError, match="AOS-M2"):
+        play(state, Action("move", 1, "b", point=to(reach + 0.0005), choice="normal"))  # a hair in
     with pytest.raises(IllegalActionError, match="AOS-G2"):
         play(state, Action("move", 1, "b", point=to(reach + 0.01), choice="normal"))
+    towards = [a for a in RULES.legal_actions(state) if a.unit == "b" and a.kind == "move"]
+    assert towards and not any(moves.near_enemy(play(state, a)[0], "b") for a in towards)
 
 
 @pytest.mark.parametrize("open_y", [26.0, 50.0])

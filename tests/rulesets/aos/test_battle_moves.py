@@ -310,6 +310,11 @@ def test_aos_m2_a_normal_move_ends_more_than_3_from_an_enemy_so_no_fight_without
     assert not near_enemy(ended, "a")
     with pytest.raises(IllegalActionError, match="AOS-M2"):
         play(state, Action("move", 0, "a", point=(32.16, 13.02), choice="normal"))  # 3.00"
+    # a unit that stands a hair more than 3" away may still move along the gap
+    beside = lines(y_b=17.0 - 3.0185)  # 3.0015" between bases
+    assert not near_enemy(beside, "a")
+    moved, _ = play(beside, Action("move", 0, "a", point=(34.16, 10.0), choice="normal"))
+    assert gap(moved, "a", "b") > 3.0
 
 
 def test_aos_m4_a_unit_within_3_may_run_as_it_retreats() -> None:

@@ -200,9 +200,13 @@ def leave(state: GameState, unit_id: str, point: tuple[float, float]) -> None:
     garrisons(state).pop(unit_id, None)
 
 
-def path_fraction(state: GameState, unit_id: str, shift: FloatArray) -> float:
-    """How much of a straight move along ``shift`` keeps every base more than 3" from every
-    feature an enemy garrisons (they count as enemy models); 1.0 when all of it does."""
+def path_fraction(
+    state: GameState, unit_id: str, shift: FloatArray, keep_away: float | None = None
+) -> float:
+    """How much of a straight move along ``shift`` keeps every base more than ``keep_away``
+    (3" unless given) from every feature an enemy garrisons (they count as enemy models);
+    1.0 when all of it does."""
+    gap = battle_rules().enemy_gap if keep_away is None else keep_away
     side = state.unit(unit_id).side
     others = enemy_features(state, side)
     if not others:
@@ -214,8 +218,7 @@ def path_fraction(state: GameState, unit_id: str, shift: FloatArray) -> float:
         end = start + shift * t
         lines = shapely.linestrings(np.stack([start, end + 1e-9], axis=1))
         return all(
-            bool((shapely.distance(lines, o) - state.radius[members] > battle_rules().enemy_gap)
-                 .all())
+            bool((shapely.distance(lines, o) - state.radius[members] > gap).all())
             for o in others
         )  # fmt: skip
 

@@ -195,8 +195,7 @@ def check_move(
     if length > limit + MOVE_TOLERANCE:
         raise IllegalActionError("AOS-M1", f'{unit.id} can move {limit:g}", not {length:.2f}"')
     enemies = enemy_minis(state, unit.side)
-    # more than 3" all the way (a gap of exactly 3" is within 3"), to a thousandth
-    clear = clearance_limit(state, members, shift, enemies, rules.enemy_gap + 2 * MOVE_TOLERANCE)
+    clear = clearance_limit(state, members, shift, enemies, rules.enemy_gap)
     if kind != "retreat" and clear < length - MOVE_TOLERANCE:
         raise IllegalActionError(
             "AOS-M2", 'no part of a normal move may be within 3" of an enemy unit'
@@ -218,6 +217,10 @@ def check_move(
     ended = state.pos[members] + shift
     if kind == "retreat" and not retreat_clear(state, unit.side, members, ended):
         raise IllegalActionError("AOS-M3", 'a retreat must end more than 3" from every enemy unit')
+    # the path is checked to a thousandth; its end is more than 3" away, as a gap of exactly
+    # 3" is within 3" (AOS-M2; a move ending there let the unit fight without a charge)
+    if kind != "retreat" and not retreat_clear(state, unit.side, members, ended):
+        raise IllegalActionError("AOS-M2", 'a normal move must end more than 3" from every enemy')
     return shift
 
 

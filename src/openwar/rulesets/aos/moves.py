@@ -198,7 +198,7 @@ def block_shift(
         shift = (
             shift / max(travel, EPS) * clearance_limit(state, members, shift, enemies, keep_away)
         )
-        shift = shift * garrisons.path_fraction(state, unit_id, shift)
+        shift = shift * garrisons.path_fraction(state, unit_id, shift, keep_away)
     if fly:
         return _flying_shift(state, members, shift)
     return furthest_translation(state, members, shift)
