@@ -95,7 +95,7 @@ def removed(p: OprAttack, run: tuple[tuple[int, int], ...]) -> int:
     wounds (the run's last ``models * impact``, OPR-A15) are loose."""
     if p.single_model:
         weapon, impact = run[: p.models * p.attacks], run[p.models * p.attacks :]
-        chunks = [weapon[i : i + p.attacks] for i in range(0, len(weapon), p.attacks)]
+        chunks = [weapon[i : i + p.attacks] for i in range(0, len(weapon), max(p.attacks, 1))]
         run = tuple((sum(a + b for a, b in chunk), 0) for chunk in chunks) + impact
     cap = p.target_models * p.tough
     allocated = 0
@@ -231,6 +231,16 @@ SMALL = [
     ),
     opr(models=1, attacks=2, quality=3, target_quality=5, impact=1, single_model=True, tough=3),
     opr(models=3, attacks=0, quality=4, target_quality=4, impact=1, target_models=2),
+    opr(
+        models=3,
+        attacks=0,
+        quality=4,
+        target_quality=4,
+        impact=1,
+        single_model=True,
+        tough=2,
+        target_models=1,
+    ),
 ]
 
 
