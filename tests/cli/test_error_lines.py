@@ -225,6 +225,9 @@ def test_a_negative_number_for_an_argument_is_not_called_an_unknown_option(
 ) -> None:
     line = one_line_error(capsys, ["runs", "show", "-1"], nothing_done=True)
     assert "-1: a negative number is not a value this command takes" in line
+    for number in ("-.5", "-1.5"):  # click names "-." and "-1": the number is named whole
+        line = one_line_error(capsys, ["runs", "show", number], nothing_done=True)
+        assert f"{number}: a negative number is not a value this command takes" in line
     assert "No such option: -x" in one_line_error(capsys, ["runs", "show", "-x"])
 
 

@@ -135,7 +135,8 @@ def _main(argv: list[str] | None, err: Console) -> int:
         return 2
     except UsageError as exc:
         where = exc.ctx.command_path if exc.ctx else "openwar"
-        err.print(f"{where}: error: {shown(plain_words(usage_message(exc)))}", markup=False)
+        words = usage_message(exc, sys.argv[1:] if argv is None else argv)
+        err.print(f"{where}: error: {shown(plain_words(words))}", markup=False)
         return 2
     except OpenWarError as exc:
         where = command_path(command, sys.argv[1:] if argv is None else argv)

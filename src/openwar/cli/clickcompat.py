@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, get_args
 
@@ -148,10 +148,14 @@ class StoppableGroup(TyperGroup):
             raise Stopped(isinstance(exc, Terminated)) from None
 
 
-def usage_message(exc: UsageError) -> str:
+def usage_message(exc: UsageError, args: Sequence[str] = ()) -> str:
     """A usage error's words; a negative number where a value was expected (``runs show -1``)
-    is read by click as an option, so it says that no option has that name, which misleads."""
+    is read by click as an option, so it says that no option has that name, which misleads.
+    Click names only the token's first letter as the option (``-.`` of ``-.5``): the number
+    is named whole, as given in ``args``."""
     name = exc.option_name if isinstance(exc, NoSuchOption) else ""
-    if re.fullmatch(r"-\d+(\.\d*)?", name):
-        return f"{name}: a negative number is not a value this command takes"
+    number = r"-(\d+(\.\d*)?|\.\d+)"
+    given = next((a for a in args if a.startswith(name) and re.fullmatch(number, a)), name)
+    if name and re.fullmatch(number, given):
+        return f"{given}: a negative number is not a value this command takes"
     return exc.format_message()
