@@ -231,16 +231,7 @@ SMALL = [
     ),
     opr(models=1, attacks=2, quality=3, target_quality=5, impact=1, single_model=True, tough=3),
     opr(models=3, attacks=0, quality=4, target_quality=4, impact=1, target_models=2),
-    opr(
-        models=3,
-        attacks=0,
-        quality=4,
-        target_quality=4,
-        impact=1,
-        single_model=True,
-        tough=2,
-        target_models=1,
-    ),
+    opr(models=3, attacks=0, impact=1, single_model=True, tough=2, target_models=1),
 ]
 
 
@@ -271,24 +262,15 @@ def test_opr_deadly_poison_rapid_unwieldy_match_icepool(profile: OprAttack) -> N
 
 # ------------------------------------------------------------------- seeded Monte Carlo
 
+IMPACT_TOO = {"armored": True, "regeneration": True, "deadly": True}
 MONTE_CARLO = [
     opr(models=10, attacks=2, quality=4, target_quality=5, deadly=True, tough=3, target_models=5),
     opr(models=10, attacks=1, quality=3, target_quality=4, poison=True, rapid=True, tough=2),
     opr(models=5, attacks=3, quality=4, target_quality=4, armored=True, piercing="auto"),
     opr(models=3, attacks=6, quality=4, target_quality=5, tough=3, single_model=True, poison=True),
     opr(models=6, attacks=2, quality=3, target_quality=4, deadly=True, rapid=True, unwieldy=True),
-    opr(
-        models=5,
-        attacks=2,
-        quality=3,
-        target_quality=4,
-        impact=2,
-        armored=True,
-        tough=2,
-        regeneration=True,
-        deadly=True,
-        target_models=5,
-    ),
+    # Impact hits with Deadly packets, Armored and Regeneration (OPR-A15)
+    opr(models=5, attacks=2, quality=3, impact=2, tough=2, target_models=5, **IMPACT_TOO),
 ]
 
 
