@@ -277,6 +277,7 @@ def test_openwar_u10_in_battle_each_miniature_wears_one_armour_and_one_shield() 
     allowed); option names in another case are the catalogue's (they stopped the battle)."""
     from openwar.armies.model import ArmyList
     from openwar.rulesets import load_ruleset
+    from openwar.rulesets.openwar.catalog import OpenWarCatalog
     from openwar.rulesets.openwar.forces import force_units
 
     bought = [
@@ -290,8 +291,9 @@ def test_openwar_u10_in_battle_each_miniature_wears_one_armour_and_one_shield() 
     )
     assert rules(report("openwar", [chief], points_limit=100)) == []
     (unit,) = force_units(army, "a", {})
-    options = load_ruleset("openwar").data.options()
-    light, heavy = options["Light armour"].armor, options["Heavy armour"].armor
-    small = options["Small shield"].armor
+    catalog = load_ruleset("openwar").data
+    assert isinstance(catalog, OpenWarCatalog)
+    armour = {a.name: a.armor for a in catalog.armour}
+    light, heavy, small = armour["Light armour"], armour["Heavy armour"], armour["Small shield"]
     worn = [unit.profile["loadouts"][k] for k in unit.loadouts]
     assert [(w["armour"], w["shield"]) for w in worn] == [(light, small)] * 2 + [(heavy, small)]
