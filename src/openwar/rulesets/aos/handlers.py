@@ -214,18 +214,17 @@ def check_move(
         ok = float(np.hypot(*(shift - stopped))) <= MOVE_TOLERANCE
     if not ok:
         raise IllegalActionError("AOS-M1", f"{unit.id} cannot cross other models or the table edge")
-    ended = state.pos[members] + shift
-    if kind == "retreat" and not retreat_clear(state, unit.side, members, ended):
-        raise IllegalActionError("AOS-M3", 'a retreat must end more than 3" from every enemy unit')
-    # the path is checked to a thousandth; its end is more than 3" away, as a gap of exactly
-    # 3" is within 3" (AOS-M2; a move ending there let the unit fight without a charge)
-    if kind != "retreat" and not retreat_clear(state, unit.side, members, ended):
-        raise IllegalActionError("AOS-M2", 'a normal move must end more than 3" from every enemy')
+    # every move ends more than 3" away: a gap of exactly 3" is within 3" (AOS-M2, AOS-M3); a
+    # normal move's path was checked above to a thousandth, a retreat's may pass within 3"
+    if not ends_clear(state, unit.side, members, state.pos[members] + shift):
+        clause, move = ("AOS-M3", "a retreat") if kind == "retreat" else ("AOS-M2", "a normal move")
+        raise IllegalActionError(clause, f'{move} must end more than 3" from every enemy unit')
     return shift
 
 
-def retreat_clear(state: GameState, side: int, members: np.ndarray, xy: np.ndarray) -> bool:
-    """A retreat ends more than 3" from every enemy model and enemy-garrisoned feature."""
+def ends_clear(state: GameState, side: int, members: np.ndarray, xy: np.ndarray) -> bool:
+    """Models at ``xy`` are more than 3" from every enemy model and enemy-garrisoned feature,
+    where a move (a retreat or a normal move) must end."""
     from openwar.rulesets.aos.board import base_to_shape
     from openwar.rulesets.aos.moves import gap_after
 

@@ -105,7 +105,7 @@ def move_points(
             continue
         if kind == "retreat":
             members = state.on_table(unit.id)
-            if not handlers.retreat_clear(state, unit.side, members, state.pos[members] + shift):
+            if not handlers.ends_clear(state, unit.side, members, state.pos[members] + shift):
                 continue
         end = np.round(here + shift, 6)
         point = (float(end[0]), float(end[1]))

@@ -126,7 +126,7 @@ def per_attack_outcome(p: OprAttack) -> FloatArray:
     """Joint pmf of one attack's (Deadly packet on one model, other wounds)."""
     rules = attack_rules()
     hit = p.hit_test()
-    keep = 1.0 - D6Test(rules.regeneration_ignores_on).probability if p.regeneration else 1.0
+    keep = _kept(p)
     p_face = hit.probability_of_face(rules.trigger_face)
     p_trigger = p_face if (p.deadly or p.poison) and hit.passes(rules.trigger_face) else 0.0
     p_hit = hit.probability - p_trigger
@@ -149,11 +149,14 @@ def impact_wounds(p: OprAttack) -> FloatArray | None:
     ignores the wound on a 5+; None without Impact."""
     if not p.impact:
         return None
-    keep = (
-        1.0 - D6Test(attack_rules().regeneration_ignores_on).probability if p.regeneration else 1.0
-    )
     plain = replace(p, piercing=Piercing.NONE, cover=False)
-    return binomial(p.models * p.impact, _unblocked(plain) * keep)
+    return binomial(p.models * p.impact, _unblocked(plain) * _kept(p))
+
+
+def _kept(p: OprAttack) -> float:
+    """P(a wound stands): Regeneration ignores each on a 5+."""
+    ignored = D6Test(attack_rules().regeneration_ignores_on).probability
+    return 1.0 - ignored if p.regeneration else 1.0
 
 
 def _unblocked(p: OprAttack) -> float:
