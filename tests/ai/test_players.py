@@ -12,7 +12,7 @@ from openwar.ai import HeuristicPlayer, SearchPlayer, evaluation_for, search
 from openwar.ai.openwar_eval import EVALUATION
 from openwar.ai.stats import wilson
 from openwar.battles import load_setup, make_players, read_players, start
-from openwar.bench.ai import SAMPLE_ARMIES, games, play_game
+from openwar.bench.ai import RULESET_ARMIES, SAMPLE_ARMIES, games, play_game
 from openwar.engine.actions import Action
 from openwar.engine.game import Outcome, apply, legal_actions, outcome
 from openwar.engine.players import RandomPlayer
@@ -292,33 +292,50 @@ def test_aos_search_shortlists_a_units_distinct_choices_not_its_points_a_hair_ap
     assert judge.distinct(menu[0], menu[5]) and not judge.distinct(menu[0], menu[1])
 
 
+def _rollout_menus(player: SearchPlayer, state: GameState) -> tuple[list[bool], list[bool]]:
+    """Whether each choice of a rollout from ``state`` (after the heuristic's pick) was made
+    from the whole legal menu: the opponent's, then the mover's."""
+    side = state.active
+    seen: list[tuple[int, bool]] = []
+    real = player.heuristic.choose
+
+    def watched(state: GameState, menu: list[Action]) -> Action:
+        seen.append((state.active, len(menu) == len(legal_actions(state))))
+        return real(state, menu)
+
+    player.heuristic.choose = watched  # type: ignore[method-assign]
+    player.rollout(apply(state, HeuristicPlayer(0).choose(state, legal_actions(state)))[0],
+                   side, 0, {})  # fmt: skip
+    theirs = [full for active, full in seen if active != side]
+    ours = [full for active, full in seen if active == side]
+    assert theirs and ours
+    return theirs, ours
+
+
 def test_search_rollouts_give_the_opponent_the_whole_menu_as_the_heuristic_does() -> None:
     """In a rollout the opponent chooses as the heuristic player would (its best action of the
-    whole legal menu), our side from one unit's orders; ``whole_replies=False`` gives both sides one
-    unit's orders."""
+    whole legal menu), our side from the ruleset's rollout menu (Age of Sigmar's: one unit's
+    choices); ``whole_replies=False`` gives the opponent the rollout menu too."""
+    army_a, army_b = RULESET_ARMIES["aos"]
+    state, _ = start(load_setup((army_a, army_b), None, 3))
+    while state.phase != "movement" or state.extra.get("pending"):
+        state = apply(state, HeuristicPlayer(0).choose(state, legal_actions(state)))[0]
+    for whole in (True, False):
+        theirs, ours = _rollout_menus(SearchPlayer(0, horizon=40, whole_replies=whole), state)
+        assert all(theirs) if whole else not all(theirs)
+        assert not all(ours)
+
+
+def test_openwar_search_rollouts_play_both_sides_as_the_heuristic_does() -> None:
+    """OpenWar's rollout menu is the whole legal menu (stop 44): in a rollout both sides
+    choose as the heuristic player would, so the rollouts after "unit A acts now" order the
+    other units as the player itself would."""
     state = _first_state()
     while state.phase != "battle":
         state = apply(state, HeuristicPlayer(0).choose(state, legal_actions(state)))[0]
-    side = state.active
-    for whole in (True, False):
-        player = SearchPlayer(0, horizon=6, whole_replies=whole)
-        seen: list[tuple[int, bool]] = []
-        real = player.heuristic.choose
-
-        def watched(
-            state: GameState, menu: list[Action], real: Any = real, seen: list[Any] = seen
-        ) -> Action:
-            seen.append((state.active, len(menu) == len(legal_actions(state))))
-            return real(state, menu)  # type: ignore[no-any-return]
-
-        player.heuristic.choose = watched  # type: ignore[method-assign]
-        player.rollout(apply(state, HeuristicPlayer(0).choose(state, legal_actions(state)))[0],
-                       side, 0, {})  # fmt: skip
-        theirs = [full for active, full in seen if active != side]
-        ours = [full for active, full in seen if active == side]
-        assert theirs and ours
-        assert all(theirs) if whole else not any(theirs)
-        assert not any(ours)
+    assert EVALUATION.rollout_menu(state) == legal_actions(state)
+    theirs, ours = _rollout_menus(SearchPlayer(0, horizon=6), state)
+    assert all(theirs) and all(ours)
 
 
 def test_search_values_a_drawn_rollout_below_an_even_chance(monkeypatch: Any) -> None:

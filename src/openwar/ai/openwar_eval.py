@@ -25,7 +25,7 @@ from openwar.engine.space import OVERLAP_TOLERANCE, centroid, gaps
 from openwar.engine.state import FloatArray, GameState, IntArray, UnitState
 from openwar.rulesets.openwar import fight, orders, prize, ruses, victory
 from openwar.rulesets.openwar.board import objectives, territory
-from openwar.rulesets.openwar.menu import ROUNDING_SLACK, unit_orders
+from openwar.rulesets.openwar.menu import ROUNDING_SLACK
 from openwar.rulesets.openwar.odds import OpenWarAttack, slain_and_presence
 from openwar.rulesets.openwar.rules import battle_rules
 from openwar.rulesets.openwar.shooting import shooters
@@ -1139,20 +1139,12 @@ class OpenWarEvaluation:
         return a.unit != b.unit
 
     def rollout_menu(self, state: GameState) -> list[Action]:
-        """One unit's orders: a split unit first, then the one nearest the enemy, so one in
-        combat before one out of it (a rollout need not weigh every unit against every other)."""
-        if state.phase != "battle":
-            return legal_actions(state)
-        waiting = [u for u in state.side_units(state.active) if not u.flags.get("ordered")]
-        if not waiting:
-            return legal_actions(state)
-
-        def urgency(unit: UnitState) -> tuple[int, float]:
-            gap = orders.nearest_enemy_gap(state, unit.id)
-            return (0 if unit.flags.get("split") else 1, gap)
-
-        menu = unit_orders(state, min(waiting, key=urgency))
-        return menu or legal_actions(state)
+        """The whole legal menu: a side gives one order at a time, so the whole menu is only
+        the waiting units' orders, and a rollout's side chooses from it as the heuristic
+        player does (the search's own side too, since stop 44: with one unit's orders, the
+        nearest the enemy first, the rollouts after "unit A acts now" played the other units
+        in an order the player never would, at some 20% less thinking time)."""
+        return legal_actions(state)
 
     def margin_scale(self, state: GameState) -> float:
         return max(self.w.margin * army_points(state), 10.0)

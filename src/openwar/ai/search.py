@@ -5,8 +5,9 @@ peeks at the game's own dice: every rollout draws its dice from the player's gen
 both sides play on greedily by the evaluation until the round ends (its objectives are
 scored) or ``horizon`` further actions have been taken: the opponent chooses from its whole
 menu, as the heuristic player does (``whole_replies``, since 2026-11-26), so the rollouts
-foresee a heuristic opponent's replies exactly but for the dice; our side, to save time,
-from one unit's orders at a time (:meth:`Evaluation.rollout_menu`). The leaf is
+foresee a heuristic opponent's replies exactly but for the dice; our side from the part of
+the menu the ruleset calls cheap enough (:meth:`Evaluation.rollout_menu`: in OpenWar the
+whole menu since stop 44, in Age of Sigmar one unit's choices). The leaf is
 scored by the evaluation's position value as a win chance (a finished battle by its result: a
 win 1, a loss 0, a draw ``draw``, 0.1 since stop 43: the search plays to win, so it takes a
 fair chance of winning over a sure draw, yet still prefers a draw to a loss).
@@ -153,7 +154,7 @@ class SearchPlayer:
         dealt: dict[tuple[int, int], int],
     ) -> float:
         """Play on greedily to the end of the round (or ``horizon`` actions), the opponent
-        from its whole menu (``whole_replies``), ``side`` from one unit's orders; a win
+        from its whole menu (``whole_replies``), ``side`` from its rollout menu; a win
         chance. With ``unit_dice`` each action's dice are set on the state it is applied to
         (``state`` must be the rollout's own, such as :func:`apply`'s result), placed by
         ``seed`` and ``dealt`` (:meth:`dice`); without it the state's own stream is drawn
