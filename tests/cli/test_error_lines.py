@@ -229,6 +229,9 @@ def test_a_negative_number_for_an_argument_is_not_called_an_unknown_option(
         line = one_line_error(capsys, ["runs", "show", number], nothing_done=True)
         assert f"{number}: a negative number is not a value this command takes" in line
     assert "No such option: -x" in one_line_error(capsys, ["runs", "show", "-x"])
+    for token in ("-1.5x", "-1x", "-.x"):  # not a number: click named "-1" or "-."
+        line = one_line_error(capsys, ["runs", "show", token], nothing_done=True)
+        assert f"{token}: neither a value nor an option this command takes" in line
 
 
 @pytest.mark.parametrize(

@@ -151,11 +151,13 @@ class StoppableGroup(TyperGroup):
 def usage_message(exc: UsageError, args: Sequence[str] = ()) -> str:
     """A usage error's words; a negative number where a value was expected (``runs show -1``)
     is read by click as an option, so it says that no option has that name, which misleads.
-    Click names only the token's first letter as the option (``-.`` of ``-.5``): the number
-    is named whole, as given in ``args``."""
+    Click names only the token's first letter as the option (``-.`` of ``-.5``): the token
+    is named whole, as given in ``args``, and one that only starts like a number (``-1.5x``)
+    is called neither a number nor an option."""
     name = exc.option_name if isinstance(exc, NoSuchOption) else ""
-    number = r"-(\d+(\.\d*)?|\.\d+)"
-    given = next((a for a in args if a.startswith(name) and re.fullmatch(number, a)), name)
-    if name and re.fullmatch(number, given):
+    if not name or not re.fullmatch(r"-[\d.]", name[:2]):
+        return exc.format_message()
+    given = next((a for a in args if a.startswith(name) and a != "--"), name)
+    if re.fullmatch(r"-(\d+(\.\d*)?|\.\d+)", given):
         return f"{given}: a negative number is not a value this command takes"
-    return exc.format_message()
+    return f"{given}: neither a value nor an option this command takes"
