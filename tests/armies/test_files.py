@@ -91,3 +91,29 @@ def test_a_count_must_be_written_as_a_whole_number(tmp_path: Path, unit: str, me
     path.write_text(f"ruleset: openwar\nname: X\npoints_limit: 100\nunits:\n  - {unit}\n")
     with pytest.raises(ArmyFileError, match=message):
         load_army(path)
+
+
+@pytest.mark.parametrize(
+    ("size", "read"),
+    [("010", 10), ("+12", 12), ("0x10", None), ("1_0", None), ("1:30", None), ("0o10", None)],
+)
+def test_a_number_is_read_as_yaml_1_2_reads_it(tmp_path: Path, size: str, read: int | None) -> None:
+    """YAML 1.1 read 010 as eight, 0x10 as sixteen, 1_0 as ten and 1:30 as ninety, silently:
+    a size is decimal digits, anything else is refused as not a whole number."""
+    path = tmp_path / "army.yaml"
+    path.write_text(
+        f"ruleset: openwar\nname: X\npoints_limit: 2000\nunits:\n"
+        f"  - {{name: C, type: Command}}\n  - {{name: B, type: Breakers, size: {size}}}\n"
+    )
+    if read is None:
+        with pytest.raises(ArmyFileError, match=r"line 6, units\.1\.size: must be a whole number"):
+            load_army(path)
+    else:
+        assert load_army(path).units[1].size == read
+
+
+@pytest.mark.parametrize("name", ["Yes", "no", "On", "off", "2026-11-29"])
+def test_a_name_yaml_1_1_read_as_a_boolean_or_date_is_a_name(tmp_path: Path, name: str) -> None:
+    path = tmp_path / "army.yaml"
+    path.write_text(f"ruleset: openwar\nname: {name}\npoints_limit: 100\nunits: []\n")
+    assert load_army(path).name == name

@@ -6,6 +6,7 @@ A problem found later (by pydantic or a rule check) names a path such as ``units
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,6 +81,40 @@ class _Loader(yaml.SafeLoader):
                 line = self.peek_event().start_mark.line + 1  # type: ignore[no-untyped-call]
                 raise _Refused(f"line {line}: more than {MAX_ALIASES} YAML aliases (*name)")
         return super().compose_node(parent, index)
+
+
+def _core_scalars(loader: type[yaml.SafeLoader]) -> None:
+    """Plain scalars read as YAML 1.2's core schema reads them, not as YAML 1.1 did: a whole
+    number is decimal digits (``010`` is ten, not eight; ``0x10``, ``1_0`` and ``1:30`` are
+    text, which the schema then refuses where a number is wanted), true and false are the only
+    booleans (a unit named Yes or No is a name), and a date is text."""
+    dropped = {"tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool",
+               "tag:yaml.org,2002:timestamp"}  # fmt: skip
+    loader.yaml_implicit_resolvers = {
+        first: [(tag, rule) for tag, rule in rules if tag not in dropped]
+        for first, rules in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+    digits = list("-+0123456789")
+    loader.add_implicit_resolver("tag:yaml.org,2002:bool",
+                                 re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+                                 list("tTfF"))  # fmt: skip
+    loader.add_implicit_resolver("tag:yaml.org,2002:int", re.compile(r"^[-+]?[0-9]+$"), digits)
+    loader.add_implicit_resolver(
+        "tag:yaml.org,2002:float",
+        re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+                   r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"),
+        [*digits, "."],
+    )  # fmt: skip
+    loader.add_constructor("tag:yaml.org,2002:int", _decimal)
+
+
+def _decimal(loader: yaml.SafeLoader, node: yaml.Node) -> int:
+    """A whole number in decimal, a leading 0 or not (the resolver lets only digits here)."""
+    assert isinstance(node, yaml.ScalarNode)
+    return int(loader.construct_scalar(node))
+
+
+_core_scalars(_Loader)
 
 
 class _Refused(Exception):
