@@ -129,6 +129,14 @@ def _scenery(value: Any) -> Any:
         (_set("ruses", [1]), '"ruses" should be an object'),
         (lambda plan: plan["victory"].update({"objectives": [[1, 1]] * 51}),
          'more than 50 "victory.objectives"'),
+        # a plan without its condition's objectives played to a certain draw; an unknown
+        # scenery rule was played as none
+        (lambda plan: plan["victory"].update({"objectives": []}),
+         '"victory.objectives" has 0 points; Drawn and Quartered is played on 4'),
+        (lambda plan: plan["victory"].update({"objectives": plan["victory"]["objectives"][:1]}),
+         '"victory.objectives" has 1 point; Drawn and Quartered is played on 4'),
+        (_scenery({"name": "Nonsense"}),
+         '"terrain[0].scenery.name" is "Nonsense", not a scenery rule of openwar (one of'),
     ],
 )  # fmt: skip
 def test_an_incomplete_plan_names_the_field_and_the_file(

@@ -178,8 +178,9 @@ MOST_OBJECTIVES = 50
 
 
 def _known_names(plan: dict[str, Any], ruleset: str) -> None:
-    """The victory condition and the secret ruses are rows of the ruleset's tables (their
-    names decide what the battle scores and allows)."""
+    """The victory condition, the scenery rules and the secret ruses are rows of the
+    ruleset's tables (their names decide what the battle scores and allows), and the plan has
+    as many objectives as its condition is played on."""
     from openwar.battleplans.data import load_battlepack
 
     pack = load_battlepack(ruleset)
@@ -191,6 +192,21 @@ def _known_names(plan: dict[str, Any], ruleset: str) -> None:
             f'not a battleplan: "victory.name" is {_shown(plan["victory"]["name"])}, not a victory '
             f"condition of {ruleset} (one of {', '.join(conditions)})"
         )
+    row = next((row for row in pack.victory if row.name == plan["victory"]["name"]), None)
+    count = len(plan["victory"]["objectives"])
+    if row is not None and row.objectives is not None and count != row.objectives.count:
+        raise OpenWarError(
+            f'not a battleplan: "victory.objectives" has {count} point{"" if count == 1 else "s"}; '
+            f"{row.name} is played on {row.objectives.count}"
+        )
+    sceneries = [row.name for row in pack.scenery]
+    for k, feature in enumerate(plan["terrain"]):
+        scenery = feature.get("scenery")
+        if scenery is not None and scenery.get("name") not in sceneries:
+            raise OpenWarError(
+                f'not a battleplan: "terrain[{k}].scenery.name" is {_shown(scenery.get("name"))}, '
+                f"not a scenery rule of {ruleset} (one of {', '.join(sceneries)})"
+            )
     ruses = [row.name for row in pack.ruse]
     for side, ruse in (plan.get("ruses") or {}).items():
         if side not in ("A", "B"):
