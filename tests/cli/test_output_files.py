@@ -4,6 +4,7 @@ half-written and no temporary file behind."""
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import subprocess
@@ -133,8 +134,15 @@ def test_a_round_the_battle_never_reached_draws_its_end_with_a_note(
         "openwar battle: note: the battle ended in round 1, before round 5: the picture shows "
         "its end\n"
     )
-    assert main([*battle, str(tmp_path / "end.png"), "--json"]) == 0
+    assert main([*battle, str(tmp_path / "end.png"), "--json", "--replay",
+                 str(tmp_path / "r.json")]) == 0  # fmt: skip
     assert (tmp_path / "late.png").read_bytes() == (tmp_path / "end.png").read_bytes()
+    played = json.loads(capsys.readouterr().out)
+    # a battle just played is not a replay checked: "verified" was false, read as a failure
+    assert played["verified"] is None and played["no_room"] == [[], []]
+    assert main(["replay", str(tmp_path / "r.json"), "--json"]) == 0
+    replayed = json.loads(capsys.readouterr().out)
+    assert replayed["verified"] is True and replayed["state_hash"] == played["state_hash"]
 
 
 def test_a_link_is_followed_and_a_pipe_written_as_it_is(tmp_path: Path) -> None:

@@ -244,6 +244,8 @@ def report(
         summary_json = [r.to_json() for r in rounds]
         table = _rounds_table(rounds, setup)
         highlights = _highlights(rounds)
+    unplaced = no_room(record)
+    highlights = _no_room_lines(unplaced) + highlights
     if as_json:
         winner = None if result.winner is None else SIDE_NAMES[result.winner]
         typer.echo(
@@ -262,10 +264,11 @@ def report(
                     "twist": setup.board.get("twist"),
                     "ruses": setup.board.get("ruses") or [None, None],
                     "actions": len(record.actions),
+                    "no_room": [list(names) for names in unplaced],
                     "summary": summary_json,
                     "picture": None if picture is None else str(picture),
                     "replay": None if replay is None else str(replay),
-                    "verified": verified,
+                    "verified": verified or None,  # None: a battle played, not a replay
                 },
                 indent=2,
             )
@@ -351,6 +354,35 @@ def _highlights(rounds: list[RoundSummary]) -> list[str]:
             lines += [f"round {summary.number}: {fled} flees the table" for fled in part.routed]
         lines += [f"round {summary.number}: {told}" for told in summary.ruses]
         lines += [f"round {summary.number}: {told}" for told in summary.prize]
+    return lines
+
+
+def no_room(record: BattleRecord) -> tuple[list[str], list[str]]:
+    """The names of each side's units that found no room to set up: they take no part and
+    count as destroyed (OW-B12, AOS-B2), which the rounds' table does not show."""
+    names = {u.id: u.name for u in record.initial.units}
+    sides = {u.id: u.side for u in record.initial.units}
+    found: tuple[list[str], list[str]] = ([], [])
+    for events in [record.setup_events, *record.events]:
+        for event in events:
+            if event.kind == "no_room":
+                unit = str(event.data["unit"])
+                found[sides[unit]].append(names.get(unit, unit))
+    return found
+
+
+def _no_room_lines(unplaced: tuple[list[str], list[str]]) -> list[str]:
+    lines = []
+    for side, names in enumerate(unplaced):
+        if names:
+            shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+            one = len(names) == 1
+            told = (
+                "unit found no room in its territory and counts"
+                if one
+                else ("units found no room in their territory and count")
+            )
+            lines.append(f"set-up: {len(names)} {SIDE_NAMES[side]} {told} as destroyed: {shown}")
     return lines
 
 

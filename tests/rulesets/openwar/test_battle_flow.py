@@ -195,6 +195,28 @@ def test_ow_b12_a_unit_that_fits_nowhere_takes_no_part() -> None:
     assert kinds(events)[0] == "no_room" and after.is_destroyed("a")
 
 
+def test_ow_b12_the_battle_report_names_the_units_that_found_no_room() -> None:
+    """They count as destroyed before round 1, which the rounds' table does not show (the
+    report said nothing of 25 units of 31 left off the table)."""
+    from openwar.cli.battle import _no_room_lines, no_room
+    from openwar.engine.runner import BattleRecord
+    from openwar.rulesets.openwar.menu import NO_ROOM
+
+    state = battle([unit("a", 30)], [unit("b", 1)], _shallow_board(20.0))
+    state.active = 0
+    action = Action("deploy", 0, "a", choice=NO_ROOM)
+    after, events = play(state, action)
+    record = BattleRecord(state, after, [action], [events])
+    name = state.unit("a").name
+    assert no_room(record) == ([name], [])
+    assert _no_room_lines(no_room(record)) == [
+        f"set-up: 1 A unit found no room in its territory and counts as destroyed: {name}"
+    ]
+    many = _no_room_lines(([], ["W1", "W2", "W3", "W4", "W5"]))
+    assert many == ["set-up: 5 B units found no room in their territory and count as "
+                    "destroyed: W1, W2, W3 and 2 more"]  # fmt: skip
+
+
 def test_ow_bp_7_a_generated_battleplan_plays_five_rounds_the_default_board_six() -> None:
     from openwar.battleplans.generator import generate
     from openwar.battleplans.report import battleplan_json
