@@ -325,3 +325,26 @@ def test_opr_a15_impact_on_a_charge(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2 and "'--impact'" in err and "Bow is a shooting weapon" in err
     code, _, err = run(capsys, "odds", "opr", "--impact", "1", "--cover")
     assert code == 2 and "'--cover': has no effect here" in err and "charge" in err
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "option", "none"),
+    [("aos", "--save", "-"), ("aos", "--save", "7+"), ("aos", "--save", "7"),
+     ("oldworld", "--armour", "none"), ("oldworld", "--armour", "7+")],
+)  # fmt: skip
+def test_no_save_may_be_written_7_plus(
+    capsys: pytest.CaptureFixture[str], ruleset: str, option: str, none: str
+) -> None:
+    """A save of 7+ is none: `odds aos --save 7` (its help's default) and `odds oldworld
+    --armour 7+` were refused."""
+    base = {
+        "aos": "--attacks 20 --hit 4+ --wound 3+ --rend -1 --damage D3",
+        "oldworld": "--models 10 --ws 4 --target-ws 3 --strength 4 --toughness 3",
+    }[ruleset].split()
+
+    def odds(*extra: str) -> str:
+        code, out, err = run(capsys, "odds", ruleset, *base, "--json", *extra)
+        assert code == 0, err
+        return out
+
+    assert odds(option, none) == odds(option, "-") != odds(option, "4+")

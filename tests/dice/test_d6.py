@@ -119,3 +119,7 @@ def test_parse_roll_invalid_names_the_text(text: str) -> None:
 def test_parse_roll_dash_means_cannot() -> None:
     assert parse_roll("-", allow_dash=True) == 7
     assert parse_roll("7+", allow_dash=True) == 7
+    # "7" is how `odds aos --help` shows the save's default, as "4" is the hit's; it was refused
+    assert parse_roll("7", allow_dash=True) == 7
+    with pytest.raises(ValueError, match=r"'8\+' is not a roll from 2\+ to 6\+ or - \(none"):
+        parse_roll("8+", allow_dash=True)

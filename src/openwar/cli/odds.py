@@ -129,7 +129,9 @@ def aos_odds(
     wound: Annotated[int, typer.Option(parser=options.roll, help="To Wound, e.g. 3+")] = 4,
     rend: Annotated[int, typer.Option(max=0, help="Rend, e.g. -1")] = 0,
     damage: Annotated[DiceExpr, typer.Option(parser=options.dice, help="Damage: 1, D3, D6")] = ONE,
-    save: Annotated[int, typer.Option(parser=options.save, help="Target's Save, e.g. 4+ or -")] = 7,
+    save: Annotated[
+        int, typer.Option(parser=options.save, help="Target's Save, e.g. 4+; 7+ or - for none")
+    ] = 7,
     cover: Annotated[bool, typer.Option(help="Target is in cover: +1 to save rolls.")] = False,
     hit_mod: Annotated[int, typer.Option(help="Modifier to hit rolls.")] = 0,
     wound_mod: Annotated[int, typer.Option(help="Modifier to wound rolls.")] = 0,

@@ -42,8 +42,8 @@ def save(text: str | int) -> int:
 
 
 def optional_roll(text: str | int | None) -> int | None:
-    """A roll "2+".."6+", or "-"/"none" for no roll at all."""
-    if text is None or str(text).strip().lower() in {"-", "none"}:
+    """A roll "2+".."6+", or "-"/"none"/"7+" for no roll at all."""
+    if text is None or str(text).strip().lower() in {"-", "none", "7+", "7"}:
         return None
     return roll(text)
 

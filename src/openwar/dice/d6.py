@@ -142,10 +142,12 @@ def parse_roll(text: str, allow_dash: bool = False, lowest: int = 2, highest: in
     7
     """
     raw = text.strip()
-    if allow_dash and raw in {"-", "7+"}:
+    if allow_dash and raw in {"-", "7+", "7"}:
         return 7
     body = raw[:-1] if raw.endswith("+") else raw
-    expected = f"a roll from {lowest}+ to {highest}+" + (" or -" if allow_dash else "")
+    expected = f"a roll from {lowest}+ to {highest}+" + (
+        " or - (none, as 7+)" if allow_dash else ""
+    )
     if not body.isdigit() or not lowest <= int(body) <= highest:
         raise ValueError(f"{text!r} is not {expected}")
     return int(body)
