@@ -151,7 +151,8 @@ def aos(gap: float, bonus: int = 0, reroll: bool = False) -> ChargeOdds:
 
     _check(gap, bonus)
     rules = battle_rules()
-    results = [sum(faces) + bonus for faces in product(DIE, repeat=rules.charge_dice)]
+    # a roll made less than nothing moves nothing (a penalty may take it below 0)
+    results = [max(0, sum(faces) + bonus) for faces in product(DIE, repeat=rules.charge_dice)]
     least = max(0, math.ceil(gap - rules.charge_contact - 1e-9))
     allowed = True
     dice, clauses = f"{rules.charge_dice}D6{_plus(bonus)}", ("AOS-C1",) + (("AOS-K2",) * reroll)
@@ -176,7 +177,7 @@ def oldworld(gap: float, movement: int, bonus: int = 0) -> ChargeOdds:
     dice = load_data("oldworld", "charges.yaml", OldWorldCharges).charge_dice
     results = [max(faces) for faces in product(DIE, repeat=dice)]
     least = max(0, math.ceil(gap - 1e-9) - movement - bonus)
-    longest = max(DIE) + movement + bonus
+    longest = max(0, max(DIE) + movement + bonus)
     if least > max(DIE):
         reach = f'no charge roll does (the longest charge range is {longest}")'
     else:
@@ -217,7 +218,7 @@ def opr(gap: float, bonus: int = 0) -> ChargeOdds:
     move = load_data("opr", "charges.yaml", OprCharges).charge_move
     refused = "no charge can be tried: the units touch already (in melee)" if gap <= 0 else ""
     how = f'a Charge of {move}"{_plus(bonus)}' + ('"' if bonus else "")
-    return _certain("opr", gap, '"', move + bonus, how, ("OPR-M1",), refused)
+    return _certain("opr", gap, '"', max(0, move + bonus), how, ("OPR-M1",), refused)
 
 
 def openwar(gap: float, move: int, bonus: int = 0) -> ChargeOdds:
@@ -230,7 +231,7 @@ def openwar(gap: float, move: int, bonus: int = 0) -> ChargeOdds:
     if not 0 <= move <= 100:
         raise OpenWarError(f"--move {move}: expected a Move of 0 to 100 cm")
     rules = battle_rules()
-    run = rules.run_multiplier * move + bonus
+    run = max(0, rules.run_multiplier * move + bonus)  # a penalty leaves no Run at worst
     how = (
         f"a Run of {rules.run_multiplier:g} x Move {move} cm"
         + (f"{_plus(bonus)} cm" if bonus else "")

@@ -129,6 +129,16 @@ def test_opr_m1_and_ow_m2_charges_roll_nothing() -> None:
         assert odds.roll == {} and odds.dice == "" and "nothing is rolled" in odds.why
 
 
+def test_a_penalty_never_makes_a_charge_move_less_than_nothing() -> None:
+    """A bonus of -100 gave a Run that "reaches -85 cm" and a 2D6 - 100 table from -98."""
+    assert "reaches 5 cm, 5 cm short" in charge_odds("openwar", 10.0, move=5, bonus=-100).why
+    assert 'reaches 0", 5" short' in charge_odds("opr", 5.0, bonus=-20).why
+    aos = charge_odds("aos", 5.0, bonus=-10)
+    assert aos.roll == {0: Fraction(33, 36), 1: Fraction(2, 36), 2: Fraction(1, 36)}
+    assert aos.success == 0
+    assert 'the longest charge range is 0"' in charge_odds("oldworld", 5.0, move=4, bonus=-20).why
+
+
 @pytest.mark.parametrize(
     ("ruleset", "options", "said"),
     [
