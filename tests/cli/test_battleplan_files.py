@@ -86,7 +86,8 @@ def _scenery(value: Any) -> Any:
     ("change", "message"),
     [
         (lambda plan: plan.clear(), '"ruleset" is missing'),
-        (lambda plan: [plan.pop(k) for k in list(plan) if k != "ruleset"], '"units" is missing'),
+        (lambda plan: [plan.pop(k) for k in list(plan) if k != "ruleset"],
+         '"units" (the unit of its lengths) is missing'),
         (_drop("terrain"), '"terrain" is missing'),
         (_drop("map", "territories", "B"), '"map.territories.B" is missing'),
         (_drop("victory", "objectives"), '"victory.objectives" is missing'),
@@ -170,6 +171,19 @@ def test_an_army_file_given_as_the_plan_says_where_it_stops_being_json(
     path.write_text('{"ruleset": "openwar",\n  "map": ')
     err = one_line_error(capsys, ["battle", *OPENWAR, "--battleplan", str(path)])
     assert f"{path}, line 2 column 10: not JSON" in err, err
+
+
+def test_a_replay_given_as_the_plan_is_called_a_replay(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """It said '"units" is missing', read as the army's units (it is the lengths' unit)."""
+    from openwar.cli.app import main
+
+    replay = tmp_path / "r.json"
+    assert main(["battle", *OPENWAR, "--seed", "3", "--replay", str(replay)]) == 0
+    capsys.readouterr()
+    err = one_line_error(capsys, ["battle", *OPENWAR, "--battleplan", str(replay)])
+    assert f"{replay}: a battle's replay, not a battleplan (`openwar replay FILE`" in err, err
 
 
 def test_a_plan_that_is_not_an_object_is_refused(

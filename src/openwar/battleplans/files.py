@@ -81,6 +81,9 @@ def check_battleplan(plan: Any, ruleset: str) -> dict[str, Any]:
     made = f"make one with `openwar battleplan --ruleset {ruleset} --json`"
     if not isinstance(plan, dict):
         raise OpenWarError(f"not a battleplan (expected a JSON object; {made})")
+    if "final_state_hash" in plan and "actions" in plan:
+        raise OpenWarError(f"a battle's replay, not a battleplan (`openwar replay FILE` plays "
+                           f"it again; {made})")  # fmt: skip
     if "ruleset" not in plan:
         raise OpenWarError(f'not a battleplan: "ruleset" is missing ({made})')
     made_for = plan["ruleset"]
@@ -93,6 +96,8 @@ def check_battleplan(plan: Any, ruleset: str) -> dict[str, Any]:
             f"the battleplan is for {made_for!r}; an {NAMES.get(ruleset, ruleset)} battle needs "
             f"one made with `openwar battleplan --ruleset {ruleset}`"
         )
+    if "units" not in plan:
+        raise OpenWarError('not a battleplan: "units" (the unit of its lengths) is missing')
     _field(plan, "units", str)
     if plan["units"] != units[ruleset]:
         raise OpenWarError(
