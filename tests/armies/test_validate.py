@@ -174,9 +174,15 @@ def test_aos_u10_u11_u12_battalions() -> None:
     # a battalion named in lower case is the same battalion, and a unit named twice is one
     lower = [{"name": "warden host", "units": ["Warden", "Drake"]}]
     assert aos(units, battalions=lower) == ["U12"]
-    assert aos(units, battalions=[{"name": "Warden Host", "units": ["Warden", "Warden"]}]) == [
-        "U11"
+    twice = [{"name": "Warden Host", "units": ["Warden", "Warden"]}]
+    assert aos(units, battalions=twice) == ["U11", "U11"]
+    found = report("aos", units, battalions=twice, general="Warden", points_limit=2000)
+    assert [(p.unit, p.option, p.message) for p in found.problems] == [
+        ("Warden", "Warden Host", "'Warden' is named 2 times; a unit counts once"),
+        (None, "Warden Host", "1 unit; a battalion needs at least 2"),
     ]
+    thrice = [{"name": "Warden Host", "units": ["Warden", "Spears", "Spears", "Spears"]}]
+    assert aos(units, battalions=thrice) == ["U11"]  # named once in the problems, not thrice
 
 
 def test_aos_u3_points_per_block_and_u13_limit() -> None:

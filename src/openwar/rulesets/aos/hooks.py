@@ -15,6 +15,7 @@ from openwar.armies.suggest import find_name
 from openwar.rulesets.aos.catalog import CATALOG_FILE, AosCatalog, Warscroll, check_catalog
 from openwar.rulesets.hooks import RulesetHooks, RulesetPlugin, size_problems
 from openwar.rulesets.options import price_options
+from openwar.words import counted
 
 RULE_TITLES = {
     "U2": "unit size",
@@ -164,12 +165,16 @@ class AosHooks(RulesetHooks[AosCatalog]):
         problems = []
         minimum = self.catalog.army.battalion_min_units
         units = len(set(choice.units))  # a unit named twice is one unit
+        twice = [name for name, n in Counter(choice.units).items() if n > 1]
+        for name in twice:
+            text = f"{name!r} is named {Counter(choice.units)[name]} times; a unit counts once"
+            problems.append(self.problem("U11", text, name, choice.name))
         if units < minimum:
-            text = f"{units} units; a battalion needs at least {minimum}"
+            text = f"{counted(units, 'unit')}; a battalion needs at least {minimum}"
             problems.append(self.problem("U11", text, option=choice.name))
         known = find_name(choice.name, [b.name for b in self.catalog.battalions])  # as U10 did
         battalion = next((b for b in self.catalog.battalions if b.name == known), None)
-        for name in choice.units:
+        for name in dict.fromkeys(choice.units):  # each unit once, however often named
             if name not in scrolls:
                 text = f"{name!r} is not a unit of the army"
                 problems.append(self.problem("U12", text, name, choice.name))
