@@ -117,3 +117,10 @@ def test_a_name_yaml_1_1_read_as_a_boolean_or_date_is_a_name(tmp_path: Path, nam
     path = tmp_path / "army.yaml"
     path.write_text(f"ruleset: openwar\nname: {name}\npoints_limit: 100\nunits: []\n")
     assert load_army(path).name == name
+
+
+def test_a_name_that_reads_as_a_number_says_to_quote_it(tmp_path: Path) -> None:
+    path = tmp_path / "army.yaml"
+    path.write_text("ruleset: openwar\nname: 1066\npoints_limit: 100\nunits: []\n")
+    with pytest.raises(ArmyFileError, match=r"line 2, name: must be text \(in quotes if it"):
+        load_army(path)
