@@ -220,6 +220,14 @@ def test_a_control_character_in_a_path_stays_one_escaped_line(
     assert "/tmp/a\\nb\\x1b[31m.yaml: cannot be read" in message and "\x1b" not in message
 
 
+def test_an_option_without_its_value_names_the_command(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Click refuses it before the command has a context: the line began "openwar: error"."""
+    line = one_line_error(capsys, ["odds", "aos", "--json", "--plot"], nothing_done=True)
+    assert line.strip() == "openwar odds aos: error: Option '--plot' requires an argument."
+
+
 def test_a_negative_number_for_an_argument_is_not_called_an_unknown_option(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

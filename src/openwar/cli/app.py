@@ -134,8 +134,10 @@ def _main(argv: list[str] | None, err: Console) -> int:
         typer.echo(exc.ctx.get_help() if exc.ctx else "", err=True)
         return 2
     except UsageError as exc:
-        where = exc.ctx.command_path if exc.ctx else "openwar"
-        words = usage_message(exc, sys.argv[1:] if argv is None else argv)
+        given = sys.argv[1:] if argv is None else argv
+        # a missing option value is refused while parsing, before the command has a context
+        where = exc.ctx.command_path if exc.ctx else command_path(command, given)
+        words = usage_message(exc, given)
         err.print(f"{where}: error: {shown(plain_words(words))}", markup=False)
         return 2
     except OpenWarError as exc:
