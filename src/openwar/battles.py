@@ -307,6 +307,20 @@ def _replay_army(data: Any, index: int, ruleset: str) -> ArmyList:
     return army
 
 
+def version_note(path: Path) -> str:
+    """For a replay that :func:`replay` has verified: a note when another version of OpenWar
+    or of its ruleset wrote it (it still ends in the recorded state), else ""."""
+    data = json.loads(read_text_file(path, MAX_REPLAY_BYTES))
+    ruleset = str(data["ruleset"])
+    now = (__version__, rules_for(ruleset).version)
+    then = (data.get("engine_version"), data.get("ruleset_version"))
+    if then == now:
+        return ""
+    written = f"OpenWar {then[0]} ({ruleset} rules {then[1]})"
+    current = f"OpenWar {now[0]} ({ruleset} rules {now[1]})"
+    return f"written by {written}, replayed by {current}: it still ends in the recorded state"
+
+
 def replay(path: Path) -> tuple[BattleSetup, BattleRecord, tuple[str, str]]:
     """Replay a file and check it ends in the recorded state."""
     setup, actions, expected, players = load_replay(path)

@@ -8,7 +8,14 @@ from typing import Any
 
 import pytest
 
-from openwar.battles import ReplayError, fight_battle, replay, replay_json, save_replay
+from openwar.battles import (
+    ReplayError,
+    fight_battle,
+    replay,
+    replay_json,
+    save_replay,
+    version_note,
+)
 
 from .invariants import event_log_hash
 from .rulesets import RULESETS, fixture_for
@@ -52,6 +59,28 @@ def test_a_changed_replay_is_refused_naming_the_file(tmp_path: Path) -> None:
     changed.write_text(json.dumps(data))
     with pytest.raises(ReplayError, match=r"changed.json: the replay ends in a different state"):
         replay(changed)
+
+
+def test_a_replay_written_by_another_version_says_so_when_it_verifies(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It said "Replay verified" and nothing of the versions."""
+    from openwar.cli.app import main
+
+    fixture = fixture_for("openwar")
+    players = ("simple", "simple")
+    data = replay_json(fixture.setup(3), players, fight_battle(fixture.setup(3), players))
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(data))
+    assert version_note(path) == ""
+    data["engine_version"] = "9.9.9"
+    path.write_text(json.dumps(data))
+    note = version_note(path)
+    assert note.startswith("written by OpenWar 9.9.9 (openwar rules ")
+    assert note.endswith("it still ends in the recorded state")
+    assert main(["replay", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == f"openwar replay: note: {note}\n" and "Replay verified" in captured.out
 
 
 def _army(key: str, value: object) -> object:

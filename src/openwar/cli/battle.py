@@ -21,6 +21,7 @@ from openwar.battles import (
     replay,
     replay_json,
     save_replay,
+    version_note,
 )
 from openwar.cli import options
 from openwar.engine.actions import Action
@@ -155,6 +156,9 @@ def replay_command(
     """Replay a battle, check it reaches the recorded final state, and show its summary."""
     _log_or_json(log, as_json)
     setup, record, chosen = replay(file)
+    note = version_note(file)
+    if note:
+        typer.echo(f"openwar replay: note: {note}", err=True)
     report(
         setup, record, chosen, as_json=as_json, log=log, picture=None, replay=None, verified=True
     )
