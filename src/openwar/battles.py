@@ -127,10 +127,10 @@ def player_kind(name: str) -> tuple[str, int | None]:
 
 
 def read_players(text: str, option: str = "--players") -> tuple[str, str]:
-    """``"search:06,heuristic"`` -> ("search:6", "heuristic"), each name as
+    """``"search:06,Heuristic"`` -> ("search:6", "heuristic"), each name as
     :func:`player_kind` reads it (so one player has one name in runs and replays); one name
     plays both sides. ``option`` is the command-line option the text came from, for errors."""
-    names = [p.strip() for p in text.split(",")]
+    names = [p.strip().lower() for p in text.split(",")]  # SIMPLE is simple, as options are
     if len(names) == 1:
         names *= 2
     if len(names) != 2:

@@ -225,6 +225,12 @@ def test_bad_player_names_say_what_is_expected(text: str, message: str) -> None:
         read_players(text)
 
 
+def test_player_names_are_read_case_aside() -> None:
+    """--players SIMPLE was refused while --triumph a and option names were not."""
+    assert read_players("SIMPLE, Heuristic") == ("simple", "heuristic")
+    assert read_players("Search:06") == ("search:6", "search:6")
+
+
 def test_small_mirror_match_finishes() -> None:
     work = games("heuristic", "random", 2, seed=1, armies=(Path(SAMPLE_ARMIES[1]),))
     assert [g.side for g in work] == [0, 1] and work[0].seed == work[1].seed
