@@ -112,6 +112,14 @@ def test_a_number_is_read_as_yaml_1_2_reads_it(tmp_path: Path, size: str, read: 
         assert load_army(path).units[1].size == read
 
 
+def test_a_tagged_whole_number_that_is_not_decimal_is_one_line(tmp_path: Path) -> None:
+    """``!!int 0x10`` reached int() and ended in a traceback."""
+    path = tmp_path / "army.yaml"
+    path.write_text("ruleset: openwar\nname: X\npoints_limit: !!int 0x10\nunits: []\n")
+    with pytest.raises(ArmyFileError, match=r"line 3, column 15: not valid YAML \('0x10' is not"):
+        load_army(path)
+
+
 @pytest.mark.parametrize("name", ["Yes", "no", "On", "off", "2026-11-29"])
 def test_a_name_yaml_1_1_read_as_a_boolean_or_date_is_a_name(tmp_path: Path, name: str) -> None:
     path = tmp_path / "army.yaml"

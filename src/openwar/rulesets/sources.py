@@ -84,10 +84,10 @@ class _Loader(yaml.SafeLoader):
 
 
 def _core_scalars(loader: type[yaml.SafeLoader]) -> None:
-    """Plain scalars read as YAML 1.2's core schema reads them, not as YAML 1.1 did: a whole
-    number is decimal digits (``010`` is ten, not eight; ``0x10``, ``1_0`` and ``1:30`` are
-    text, which the schema then refuses where a number is wanted), true and false are the only
-    booleans (a unit named Yes or No is a name), and a date is text."""
+    """Plain scalars read much as YAML 1.2's core schema reads them, not as YAML 1.1 did, and
+    whole numbers in decimal only: ``010`` is ten, not eight; ``0x10``, ``0o10``, ``1_0`` and
+    ``1:30`` are text, which the schema then refuses where a number is wanted; true and false
+    are the only booleans (a unit named Yes or No is a name); a date is text."""
     dropped = {"tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool",
                "tag:yaml.org,2002:timestamp"}  # fmt: skip
     loader.yaml_implicit_resolvers = {
@@ -109,9 +109,15 @@ def _core_scalars(loader: type[yaml.SafeLoader]) -> None:
 
 
 def _decimal(loader: yaml.SafeLoader, node: yaml.Node) -> int:
-    """A whole number in decimal, a leading 0 or not (the resolver lets only digits here)."""
+    """A whole number in decimal, a leading 0 or not (plain scalars reach here only as
+    digits; one tagged ``!!int`` may be anything, and is refused at its line)."""
     assert isinstance(node, yaml.ScalarNode)
-    return int(loader.construct_scalar(node))
+    text = str(loader.construct_scalar(node))
+    if not re.fullmatch(r"[-+]?[0-9]+", text):
+        raise yaml.constructor.ConstructorError(
+            None, None, f"{text!r} is not a whole number in decimal digits", node.start_mark
+        )
+    return int(text)
 
 
 _core_scalars(_Loader)
