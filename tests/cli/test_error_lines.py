@@ -240,6 +240,11 @@ def test_a_negative_number_for_an_argument_is_not_called_an_unknown_option(
     for token in ("-1.5x", "-1x", "-.x"):  # not a number: click named "-1" or "-."
         line = one_line_error(capsys, ["runs", "show", token], nothing_done=True)
         assert f"{token}: neither a value nor an option this command takes" in line
+    line = one_line_error(capsys, ["runs", "show", "-1e5"], nothing_done=True)
+    assert "-1e5: a negative number is not a value this command takes" in line
+    # the -1 after --rend is its value: the token refused is the -1x after it
+    line = one_line_error(capsys, ["odds", "aos", "--rend", "-1", "-1x"], nothing_done=True)
+    assert "-1x: neither a value nor an option this command takes" in line
 
 
 @pytest.mark.parametrize(

@@ -157,7 +157,16 @@ def usage_message(exc: UsageError, args: Sequence[str] = ()) -> str:
     name = exc.option_name if isinstance(exc, NoSuchOption) else ""
     if not name or not re.fullmatch(r"-[\d.]", name[:2]):
         return exc.format_message()
-    given = next((a for a in args if a.startswith(name) and a != "--"), name)
-    if re.fullmatch(r"-(\d+(\.\d*)?|\.\d+)", given):
+    number = r"-(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?"
+    tokens = list(args)
+
+    def an_options_value(k: int) -> bool:  # such as the -1 of --rend -1 (a flag looks alike)
+        before = tokens[k - 1] if k else ""
+        return before.startswith("-") and "=" not in before and not re.fullmatch(number, before)
+
+    found = [k for k, token in enumerate(tokens) if token.startswith(name)]
+    given = next((tokens[k] for k in found if not an_options_value(k)),
+                 tokens[found[0]] if found else name)  # fmt: skip
+    if re.fullmatch(number, given):
         return f"{given}: a negative number is not a value this command takes"
     return f"{given}: neither a value nor an option this command takes"
