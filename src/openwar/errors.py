@@ -29,10 +29,7 @@ PLAIN = (
     (re.compile(r"^Field required$"), "is missing"),
     (re.compile(r"Input should be a valid list"), "must be a list"),
     (re.compile(r"Input should be a valid dictionary[^;]*"), "must be a mapping (key: value)"),
-    (
-        re.compile(r"Input should be a valid string"),
-        "must be text (in quotes if it reads as a number, true or false)",
-    ),  # name: "1066"
+    (re.compile(r"Input should be a valid string"), "must be text"),
     (re.compile(r"Input should be a valid boolean[^;]*"), "must be true or false"),
     (re.compile(r"String should have at least 1 character"), "must not be empty"),
     (re.compile(r"Value error, "), ""),

@@ -127,8 +127,12 @@ def test_a_name_yaml_1_1_read_as_a_boolean_or_date_is_a_name(tmp_path: Path, nam
     assert load_army(path).name == name
 
 
-def test_a_name_that_reads_as_a_number_says_to_quote_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("name", "hint"), [("1066", True), ("true", True), ("[a, b]", False)])
+def test_a_name_that_reads_as_a_number_says_to_quote_it(
+    tmp_path: Path, name: str, hint: bool
+) -> None:
     path = tmp_path / "army.yaml"
-    path.write_text("ruleset: openwar\nname: 1066\npoints_limit: 100\nunits: []\n")
-    with pytest.raises(ArmyFileError, match=r"line 2, name: must be text \(in quotes if it"):
+    path.write_text(f"ruleset: openwar\nname: {name}\npoints_limit: 100\nunits: []\n")
+    with pytest.raises(ArmyFileError, match=r"line 2, name: must be text") as raised:
         load_army(path)
+    assert ("(in quotes if it reads as a number, true or false)" in str(raised.value)) == hint

@@ -53,7 +53,10 @@ def schema_problems(exc: ValidationError, doc: YamlDoc) -> list[DataProblem]:
     found = []
     for error in exc.errors():
         loc = [part for part in error["loc"] if isinstance(part, str | int)]
-        found.append(problem_at(doc, loc, plain_words(error["msg"])))
+        words = plain_words(error["msg"])
+        if error["type"] == "string_type" and isinstance(error["input"], int | float):
+            words += " (in quotes if it reads as a number, true or false)"  # name: "1066"
+        found.append(problem_at(doc, loc, words))
     return found
 
 
