@@ -330,7 +330,8 @@ def test_opr_a15_impact_on_a_charge(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("ruleset", "option", "none"),
     [("aos", "--save", "-"), ("aos", "--save", "7+"), ("aos", "--save", "7"),
-     ("oldworld", "--armour", "none"), ("oldworld", "--armour", "7+")],
+     ("oldworld", "--armour", "none"), ("oldworld", "--armour", "7+"), ("aos", "--ward", "7+"),
+     ("oldworld", "--ward", "7")],
 )  # fmt: skip
 def test_no_save_may_be_written_7_plus(
     capsys: pytest.CaptureFixture[str], ruleset: str, option: str, none: str

@@ -43,9 +43,13 @@ def save(text: str | int) -> int:
 
 def optional_roll(text: str | int | None) -> int | None:
     """A roll "2+".."6+", or "-"/"none"/"7+" for no roll at all."""
-    if text is None or str(text).strip().lower() in {"-", "none", "7+", "7"}:
+    if text is None or str(text).strip().lower() == "none":
         return None
-    return roll(text)
+    try:
+        value = parse_roll(str(text), allow_dash=True)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from exc
+    return None if value == NO_ROLL else value
 
 
 def dice(text: str | DiceExpr) -> DiceExpr:
