@@ -317,6 +317,8 @@ def version_note(path: Path) -> str:
     if then == now:
         return ""
     written = f"OpenWar {then[0]} ({ruleset} rules {then[1]})"
+    if None in then:  # a replay that names no versions (battle --replay always writes them)
+        written = "a version of OpenWar the file does not name"
     current = f"OpenWar {now[0]} ({ruleset} rules {now[1]})"
     return f"written by {written}, replayed by {current}: it still ends in the recorded state"
 

@@ -181,8 +181,8 @@ def test_aos_u10_u11_u12_battalions() -> None:
         ("Warden", "Warden Host", "'Warden' is named 2 times; a unit counts once"),
         (None, "Warden Host", "1 unit; a battalion needs at least 2"),
     ]
-    thrice = [{"name": "Warden Host", "units": ["Warden", "Spears", "Spears", "Spears"]}]
-    assert aos(units, battalions=thrice) == ["U11"]  # named once in the problems, not thrice
+    thrice = [{"name": "Warden Host", "units": ["Warden", "Drake", "Drake", "Drake"]}]
+    assert aos(units, battalions=thrice) == ["U11", "U12"]  # its U12 once, not thrice
 
 
 def test_aos_u3_points_per_block_and_u13_limit() -> None:

@@ -133,9 +133,11 @@ def _scenery(value: Any) -> Any:
         # a plan without its condition's objectives played to a certain draw; an unknown
         # scenery rule was played as none
         (lambda plan: plan["victory"].update({"objectives": []}),
-         '"victory.objectives" has 0 points; Drawn and Quartered is played on 4'),
+         '"victory.objectives" lists 0 objectives; Drawn and Quartered is played on 4'),
         (lambda plan: plan["victory"].update({"objectives": plan["victory"]["objectives"][:1]}),
-         '"victory.objectives" has 1 point; Drawn and Quartered is played on 4'),
+         '"victory.objectives" lists 1 objective; Drawn and Quartered is played on 4'),
+        (lambda plan: plan["victory"].update({"name": "War of Attrition"}),
+         '"victory.objectives" lists 4 objectives; War of Attrition is played on 0'),
         (_scenery({"name": "Nonsense"}),
          '"terrain[0].scenery.name" is "Nonsense", not a scenery rule of openwar (one of'),
     ],

@@ -81,6 +81,9 @@ def test_a_replay_written_by_another_version_says_so_when_it_verifies(
     assert main(["replay", str(path)]) == 0
     captured = capsys.readouterr()
     assert captured.err == f"openwar replay: note: {note}\n" and "Replay verified" in captured.out
+    del data["engine_version"]
+    path.write_text(json.dumps(data))
+    assert version_note(path).startswith("written by a version of OpenWar the file does not name")
 
 
 def _army(key: str, value: object) -> object:

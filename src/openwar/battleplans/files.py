@@ -17,6 +17,7 @@ from shapely.geometry import Point, Polygon, box
 
 from openwar.errors import OpenWarError
 from openwar.rulesets.sources import YamlReadError, read_text_file
+from openwar.words import counted
 
 NAMES = {"openwar": "OpenWar"}  # how a message names a ruleset's battle (else by its name)
 
@@ -199,10 +200,11 @@ def _known_names(plan: dict[str, Any], ruleset: str) -> None:
         )
     row = next((row for row in pack.victory if row.name == plan["victory"]["name"]), None)
     count = len(plan["victory"]["objectives"])
-    if row is not None and row.objectives is not None and count != row.objectives.count:
+    wanted = 0 if row is None or row.objectives is None else row.objectives.count
+    if row is not None and count != wanted:
         raise OpenWarError(
-            f'not a battleplan: "victory.objectives" has {count} point{"" if count == 1 else "s"}; '
-            f"{row.name} is played on {row.objectives.count}"
+            f'not a battleplan: "victory.objectives" lists {counted(count, "objective")}; '
+            f"{row.name} is played on {wanted}"
         )
     sceneries = [row.name for row in pack.scenery]
     for k, feature in enumerate(plan["terrain"]):
