@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
@@ -57,3 +58,23 @@ def test_opr_equipment_must_be_a_row_of_the_weapons_table() -> None:
 def test_invalid_yaml_names_file_and_line() -> None:
     with pytest.raises(YamlReadError, match=r"bad.yaml: line \d+, column \d+: not valid YAML"):
         read_yaml_text("a: 1\nb: [1, 2\n", "bad.yaml")
+
+
+def test_rule_data_is_read_as_army_files_are(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Rule data went through YAML 1.1's safe_load (010 was eight, yes was true, a key given
+    twice kept the last) while catalogues and armies did not."""
+    from openwar.rulesets import data
+
+    (tmp_path / "data").mkdir()
+    monkeypatch.setattr(resources, "files", lambda package: tmp_path)
+    data._read.cache_clear()
+    try:
+        (tmp_path / "data" / "x.yaml").write_text("a: 010\nb: yes\n")
+        assert data._read("openwar", "x.yaml") == {"a": 10, "b": "yes"}
+        (tmp_path / "data" / "y.yaml").write_text("a: 1\na: 2\n")
+        with pytest.raises(data.DataFileError, match=r"y\.yaml: line 2: 'a' is given twice"):
+            data._read("openwar", "y.yaml")
+    finally:
+        data._read.cache_clear()

@@ -6,11 +6,11 @@ from functools import cache
 from importlib import resources
 from typing import TypeVar
 
-import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from openwar.dice.d6 import D6Test, Reroll
 from openwar.errors import OpenWarError
+from openwar.rulesets.sources import YamlReadError, read_yaml_text
 
 Model = TypeVar("Model", bound=BaseModel)
 
@@ -42,11 +42,11 @@ def _read(ruleset: str, filename: str) -> object:
     where = data_path(ruleset, filename)
     try:
         text = (resources.files(f"openwar.rulesets.{ruleset}") / "data" / filename).read_text()
-        return yaml.safe_load(text)
+        return read_yaml_text(text, where).data  # as army files and catalogues are read
     except (OSError, ModuleNotFoundError) as exc:
         raise DataFileError(f"{where}: cannot be read ({exc})") from exc
-    except yaml.YAMLError as exc:
-        raise DataFileError(f"{where}: not valid YAML ({exc})") from exc
+    except YamlReadError as exc:
+        raise DataFileError(str(exc)) from exc
 
 
 def load_data(ruleset: str, filename: str, model: type[Model]) -> Model:
