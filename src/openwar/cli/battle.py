@@ -380,12 +380,9 @@ def _no_room_lines(unplaced: tuple[list[str], list[str]]) -> list[str]:
     for side, names in enumerate(unplaced):
         if names:
             shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
-            one = len(names) == 1
-            told = (
-                "unit found no room in its territory and counts"
-                if one
-                else ("units found no room in their territory and count")
-            )
+            told = "units found no room in their territory and count"
+            if len(names) == 1:
+                told = "unit found no room in its territory and counts"
             lines.append(f"set-up: {len(names)} {SIDE_NAMES[side]} {told} as destroyed: {shown}")
     return lines
 
