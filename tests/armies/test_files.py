@@ -112,11 +112,20 @@ def test_a_number_is_read_as_yaml_1_2_reads_it(tmp_path: Path, size: str, read: 
         assert load_army(path).units[1].size == read
 
 
-def test_a_tagged_whole_number_that_is_not_decimal_is_one_line(tmp_path: Path) -> None:
-    """``!!int 0x10`` reached int() and ended in a traceback."""
+@pytest.mark.parametrize(
+    ("tagged", "message"),
+    [("!!int 0x10", "'0x10' cannot be read as !!int"), ("!!int 1_0", "'1_0' cannot be read"),
+     ("!!float abc", "'abc' cannot be read as !!float"), ("!!bool maybe", "'maybe' cannot be"),
+     ("!!timestamp x", "'x' cannot be read as !!timestamp")],
+)  # fmt: skip
+def test_a_tagged_value_that_is_not_its_kind_is_one_line(
+    tmp_path: Path, tagged: str, message: str
+) -> None:
+    """``!!int 0x10`` reached int(), ``!!float abc`` float(), ``!!bool maybe`` a dict: each
+    ended in a traceback."""
     path = tmp_path / "army.yaml"
-    path.write_text("ruleset: openwar\nname: X\npoints_limit: !!int 0x10\nunits: []\n")
-    with pytest.raises(ArmyFileError, match=r"line 3, column 15: not valid YAML \('0x10' is not"):
+    path.write_text(f"ruleset: openwar\nname: X\npoints_limit: {tagged}\nunits: []\n")
+    with pytest.raises(ArmyFileError, match=rf"line 3, column 15: not valid YAML \({message}"):
         load_army(path)
 
 

@@ -82,6 +82,21 @@ class _Loader(yaml.SafeLoader):
                 raise _Refused(f"line {line}: more than {MAX_ALIASES} YAML aliases (*name)")
         return super().compose_node(parent, index)
 
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> object:
+        """A value tagged as a kind it cannot be (``!!float abc``, ``!!bool maybe``,
+        ``!!int 0x10``) is a YAML error at its line, not the constructor's own exception."""
+        try:
+            return super().construct_object(node, deep)
+        except (ValueError, KeyError, AttributeError, TypeError) as exc:
+            kind = str(node.tag).rsplit(":", 1)[-1]
+            shown = repr(node.value) if isinstance(node, yaml.ScalarNode) else "this value"
+            raise yaml.constructor.ConstructorError(
+                None, None, f"{shown} cannot be read as !!{kind}", node.start_mark
+            ) from exc
+
+
+DECIMAL = re.compile(r"^[-+]?[0-9]+$")  # a whole number: decimal digits, a sign or not
+
 
 def _core_scalars(loader: type[yaml.SafeLoader]) -> None:
     """Plain scalars read much as YAML 1.2's core schema reads them, not as YAML 1.1 did, and
@@ -98,7 +113,7 @@ def _core_scalars(loader: type[yaml.SafeLoader]) -> None:
     loader.add_implicit_resolver("tag:yaml.org,2002:bool",
                                  re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
                                  list("tTfF"))  # fmt: skip
-    loader.add_implicit_resolver("tag:yaml.org,2002:int", re.compile(r"^[-+]?[0-9]+$"), digits)
+    loader.add_implicit_resolver("tag:yaml.org,2002:int", DECIMAL, digits)
     loader.add_implicit_resolver(
         "tag:yaml.org,2002:float",
         re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
@@ -110,13 +125,12 @@ def _core_scalars(loader: type[yaml.SafeLoader]) -> None:
 
 def _decimal(loader: yaml.SafeLoader, node: yaml.Node) -> int:
     """A whole number in decimal, a leading 0 or not (plain scalars reach here only as
-    digits; one tagged ``!!int`` may be anything, and is refused at its line)."""
+    digits; one tagged ``!!int`` may be anything: :meth:`_Loader.construct_object` turns
+    the ValueError into a line)."""
     assert isinstance(node, yaml.ScalarNode)
     text = str(loader.construct_scalar(node))
-    if not re.fullmatch(r"[-+]?[0-9]+", text):
-        raise yaml.constructor.ConstructorError(
-            None, None, f"{text!r} is not a whole number in decimal digits", node.start_mark
-        )
+    if not DECIMAL.match(text):
+        raise ValueError(f"{text!r} is not a whole number in decimal digits")
     return int(text)
 
 

@@ -165,10 +165,10 @@ class AosHooks(RulesetHooks[AosCatalog]):
         problems = []
         minimum = self.catalog.army.battalion_min_units
         units = len(set(choice.units))  # a unit named twice is one unit
-        twice = [name for name, n in Counter(choice.units).items() if n > 1]
-        for name in twice:
-            text = f"{name!r} is named {Counter(choice.units)[name]} times; a unit counts once"
-            problems.append(self.problem("U11", text, name, choice.name))
+        for name, named in Counter(choice.units).items():
+            if named > 1:
+                text = f"{name!r} is named {named} times; a unit counts once"
+                problems.append(self.problem("U11", text, name, choice.name))
         if units < minimum:
             text = f"{counted(units, 'unit')}; a battalion needs at least {minimum}"
             problems.append(self.problem("U11", text, option=choice.name))
