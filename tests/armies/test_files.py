@@ -97,7 +97,9 @@ def test_a_count_must_be_written_as_a_whole_number(tmp_path: Path, unit: str, me
     ("size", "read"),
     [("010", 10), ("+12", 12), ("0x10", None), ("1_0", None), ("1:30", None), ("0o10", None)],
 )
-def test_a_number_is_read_as_yaml_1_2_reads_it(tmp_path: Path, size: str, read: int | None) -> None:
+def test_a_whole_number_is_read_in_decimal_digits_only(
+    tmp_path: Path, size: str, read: int | None
+) -> None:
     """YAML 1.1 read 010 as eight, 0x10 as sixteen, 1_0 as ten and 1:30 as ninety, silently:
     a size is decimal digits, anything else is refused as not a whole number."""
     path = tmp_path / "army.yaml"
