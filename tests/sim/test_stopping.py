@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shlex
 import signal
 import sqlite3
@@ -341,6 +342,51 @@ def test_a_signalled_run_keeps_its_battles_stops_its_workers_and_resumes(
         assert json.loads(resumed.stdout)["played"] == BATTLES and plot.stat().st_size > 0
         with RunStore(store) as runs:
             assert runs.run(1).status == "complete" and runs.run(1).done == BATTLES
+
+
+@POSIX
+@pytest.mark.parametrize(
+    ("stop", "code", "said"),
+    [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")],
+    ids=["SIGINT", "SIGTERM"],
+)
+def test_a_stopped_bench_gives_its_whole_pairs_figures_and_stops_its_workers(
+    tmp_path: Path, stop: signal.Signals, code: int, said: str
+) -> None:
+    """``openwar bench ai`` stopped part way: the figures of the whole pairs played, as data,
+    then one line; before, its plain pool waited for every battle queued and its workers
+    played on after a second signal ended it, with no figures printed."""
+    lines = tmp_path / "battles.txt"
+    command = [str(OPENWAR), "bench", "ai", "--matchup", "random,random", "-n", "400"]
+    with lines.open("w") as err:
+        process = subprocess.Popen(
+            [*command, "--workers", "2", "--json"],
+            stdout=subprocess.PIPE, stderr=err, text=True, start_new_session=True,
+        )  # fmt: skip
+        deadline = time.monotonic() + 120
+        while len(battle_lines(lines.read_text())) < 3:
+            assert process.poll() is None and time.monotonic() < deadline, lines.read_text()
+            time.sleep(0.05)
+        os.killpg(process.pid, stop)  # the whole group, as a terminal does
+        out, _ = process.communicate(timeout=60)
+    err_text = lines.read_text()
+    assert process.returncode == code, err_text
+    assert "Traceback" not in err_text and err_text.splitlines()[-1] == f"openwar: {said}"
+    figures = json.loads(out)
+    match = figures["matchups"][0]
+    ended = len(battle_lines(err_text))
+    assert figures["stopped"] == said and match["planned"] == 400
+    assert match["battles"] == len(match["games"]) == ended - ended % 2 < 400
+    pairs = ended // 2
+    stopped_line = (f"{said.capitalize()} after {ended} of 400 battles of random vs random: its "
+                    f"figures are of the first {pairs} whole pair{'s' * (pairs != 1)}")  # fmt: skip
+    assert stopped_line in " ".join(err_text.split())  # as printed, wrapped or not
+    assert group_gone(process.pid), "worker processes outlived the stopped bench"
+
+
+def battle_lines(text: str) -> list[str]:
+    """The battles a bench has reported (one line each, which the console may wrap)."""
+    return re.findall(r"seed \d+ side [01] ", " ".join(text.split()))
 
 
 @POSIX

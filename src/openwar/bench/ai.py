@@ -9,9 +9,9 @@ heuristic in at least 60%.
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,7 +25,10 @@ from openwar.ai.stats import wilson
 from openwar.battles import load_setup, make_players, start
 from openwar.engine.game import apply, legal_actions, outcome
 from openwar.progress import progress_bar
+from openwar.sim.executors import ProcessPool
+from openwar.stopping import Terminated
 from openwar.widths import print_whole
+from openwar.words import counted
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "armies"
 SAMPLES = EXAMPLES / "openwar"
@@ -75,6 +78,8 @@ class MatchFigures:
     second: str
     goal: float | None  # None: a matchup with no goal of issue 7
     results: list[GameResult] = field(default_factory=list)
+    planned: int = 0  # battles asked for
+    stopped: str = ""  # "interrupted" (Ctrl-C) or "terminated" (SIGTERM) before they all ended
 
     def count(self, result: str) -> int:
         return sum(1 for r in self.results if r.result == result)
@@ -133,13 +138,15 @@ def play_game(game: Game) -> GameResult:
                       (seconds[0], seconds[1]), condition)  # fmt: skip
 
 
-def play_all(work: list[Game], workers: int) -> Iterator[GameResult]:
-    """Results in the order of ``work``, whatever the number of worker processes."""
+def play_all(work: list[Game], workers: int) -> Generator[GameResult]:
+    """Results in the order of ``work``, whatever the number of worker processes. The pool is
+    :mod:`openwar.sim`'s: its workers ignore Ctrl-C and are stopped with the bench (a plain
+    pool's went on with their battles, and the bench waited for every battle queued)."""
     if workers <= 1:
         yield from map(play_game, work)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(play_game, work)
+    with ProcessPool(workers) as pool:
+        yield from pool.ordered(play_game, work)
 
 
 def run(
@@ -155,26 +162,45 @@ def run(
     """Play every matchup; each battle's line as it ends, then (with ``tables``) the win rates
     and each matchup's :func:`breakdown`."""
     console = console or Console()
-    figures = []
-    with progress_bar(console) as progress:
-        for first, second, goal in matchups:
-            match = MatchFigures(first, second, goal)
-            began = time.perf_counter()
-            work = games(first, second, battles, seed, armies)
-            task = progress.add_task(escape(f"{first} vs {second}"), total=len(work))
-            for result in play_all(work, workers):
-                match.results.append(result)
-                console.print(_line(result), highlight=False, markup=False)
-                progress.advance(task)
-            progress.remove_task(task)
-            took = time.perf_counter() - began
-            console.print(f"  {first} vs {second}: {took:.0f} s", style="dim", markup=False)
-            figures.append(match)
+    figures: list[MatchFigures] = []
+    try:
+        with progress_bar(console) as progress:
+            for first, second, goal in matchups:
+                began = time.perf_counter()
+                work = games(first, second, battles, seed, armies)
+                match = MatchFigures(first, second, goal, planned=len(work))
+                figures.append(match)
+                task = progress.add_task(escape(f"{first} vs {second}"), total=len(work))
+                with contextlib.closing(play_all(work, workers)) as results:
+                    for result in results:
+                        match.results.append(result)
+                        console.print(_line(result), highlight=False, markup=False)
+                        progress.advance(task)
+                progress.remove_task(task)
+                took = time.perf_counter() - began
+                console.print(f"  {first} vs {second}: {took:.0f} s", style="dim", markup=False)
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: the whole pairs played so far count
+        if not figures:  # before the first battle was sent: nothing to show
+            raise
+        match = figures[-1]
+        match.stopped = "terminated" if isinstance(exc, Terminated) else "interrupted"
+        ended = len(match.results)
+        del match.results[ended - ended % 2 :]
+        console.print(stopped_line(match, ended), markup=False)
     if tables:
         print_whole(console, table(figures, ruleset))
         for match in figures:
             print_whole(console, breakdown(match))
     return figures
+
+
+def stopped_line(match: MatchFigures, ended: int) -> str:
+    """What a stopped matchup's figures are of (the matchups after it were not played)."""
+    pairs = counted(len(match.results) // 2, "whole pair")
+    return (
+        f"{match.stopped.capitalize()} after {ended} of {match.planned} battles of "
+        f"{match.first} vs {match.second}: its figures are of the first {pairs}"
+    )
 
 
 def _line(r: GameResult) -> str:
@@ -265,6 +291,7 @@ def summary(figures: list[MatchFigures], ruleset: str, seed: int) -> dict[str, A
             "first": m.first,
             "second": m.second,
             "goal": m.goal,
+            "planned": m.planned,
             **tally([r for r in m.results if r.result != "stuck"]),
             "stuck": m.count("stuck"),
             "ms_per_decision": [round(m.per_decision_ms(0), 1), round(m.per_decision_ms(1), 1)],
@@ -272,7 +299,8 @@ def summary(figures: list[MatchFigures], ruleset: str, seed: int) -> dict[str, A
             "by_army": {name: tally(rs) for name, rs in by["army"].items()},
             "games": [played(r) for r in m.results],
         })  # fmt: skip
-    return {"ruleset": ruleset, "seed": seed, "matchups": matchups}
+    stopped = next((m.stopped for m in figures if m.stopped), None)
+    return {"ruleset": ruleset, "seed": seed, "stopped": stopped, "matchups": matchups}
 
 
 def played(r: GameResult) -> dict[str, Any]:

@@ -53,6 +53,7 @@ def bench_ai(
     from openwar.battles import read_players
     from openwar.bench.ai import MATCHUPS, RULESET_ARMIES, goal_of, run, summary
     from openwar.errors import OpenWarError
+    from openwar.stopping import Stopped
 
     if battles % 2:
         raise typer.BadParameter(
@@ -78,3 +79,5 @@ def bench_ai(
                   console=console, ruleset=ruleset, tables=not as_json)  # fmt: skip
     if as_json:
         typer.echo(json.dumps(summary(figures, ruleset, seed), indent=2))
+    if any(m.stopped for m in figures):  # after the figures of the battles played
+        raise Stopped(terminated=any(m.stopped == "terminated" for m in figures))

@@ -11,6 +11,7 @@ already yielded stand.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import importlib
 import itertools
@@ -19,7 +20,7 @@ import multiprocessing
 import os
 import signal
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import (
     FIRST_COMPLETED,
     CancelledError,
@@ -29,7 +30,7 @@ from concurrent.futures import (
 )
 from concurrent.futures.process import BrokenProcessPool
 from types import TracebackType
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from openwar.errors import OpenWarError
 from openwar.sim.plan import BattleResult, SimulationPlan, play_battles
@@ -37,9 +38,12 @@ from openwar.stopping import worker_start
 from openwar.words import counted
 
 Chunk = Sequence[tuple[int, int]]
+T = TypeVar("T")
+R = TypeVar("R")
 LOCAL_DASK = "local-dask"
 DASK_WORKERS = 2  # a LocalCluster of two single-threaded worker processes
 IN_FLIGHT = 4  # chunks per local worker submitted ahead of the results read
+WORKER_DIED = "a worker process of the local pool died (killed, or out of memory?)"
 
 
 class WorkLost(OpenWarError):
@@ -133,6 +137,25 @@ class ProcessPool:
     def describe(self) -> str:
         return f"a pool of {self.workers} local processes"
 
+    def ordered(self, work: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
+        """``work`` of each item, yielded in the items' order as soon as it and those before it
+        are done, with a few items per worker in flight (``openwar bench ai``'s battles)."""
+        assert self._pool is not None, "enter the pool first"
+        waiting = iter(items)
+        running = collections.deque(
+            self._pool.submit(work, item)
+            for item in itertools.islice(waiting, IN_FLIGHT * self.workers)
+        )
+        try:
+            while running:
+                done = running.popleft().result()
+                running.extend(
+                    self._pool.submit(work, item) for item in itertools.islice(waiting, 1)
+                )
+                yield done
+        except BrokenProcessPool:
+            raise WorkLost(WORKER_DIED) from None
+
     def results(self, plan: SimulationPlan, chunks: list[Chunk]) -> Iterator[list[BattleResult]]:
         """Each chunk's results as it finishes, with a few chunks per worker in flight (not
         every chunk of a million battles queued at once)."""
@@ -149,9 +172,7 @@ class ProcessPool:
                         running.add(self._pool.submit(play_battles, plan, chunk))
                     yield future.result()
         except BrokenProcessPool:
-            raise WorkLost(
-                "a worker process of the local pool died (killed, or out of memory?)"
-            ) from None
+            raise WorkLost(WORKER_DIED) from None
 
 
 _SCHEDULER_LOG = logging.getLogger("distributed.scheduler")
