@@ -78,3 +78,17 @@ def test_rule_data_is_read_as_army_files_are(
             data._read("openwar", "y.yaml")
     finally:
         data._read.cache_clear()
+
+
+@pytest.mark.parametrize("written", ['"1"', "1.0", "1e0", "true"])
+def test_a_catalogue_number_is_a_whole_number_as_written(written: str) -> None:
+    """A catalogue is read as strictly as an army file: pydantic's lax mode took the text "1",
+    the decimal 1.0 and true for the whole number 1, so a typo in a cost or an Attacks went
+    by unseen."""
+    text = packaged("openwar").replace("attacks: 1, difficulty: 7", f"attacks: {written}, "
+                                       "difficulty: 7", 1)  # fmt: skip
+    catalog, problems = check_catalog_doc("openwar", read_yaml_text(text, "c.yaml"))
+    assert catalog is None
+    assert [(p.path, p.message) for p in problems] == [
+        ("weapons.0.attacks", "must be a whole number")
+    ]

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from openwar.dice.d6 import D6Test, Reroll
 from openwar.errors import OpenWarError
+from openwar.rulesets.problems import validate_strictly
 from openwar.rulesets.sources import YamlReadError, read_yaml_text
 
 Model = TypeVar("Model", bound=BaseModel)
@@ -53,7 +54,7 @@ def load_data(ruleset: str, filename: str, model: type[Model]) -> Model:
     """Load ``data/filename`` of a ruleset package and validate it as ``model``."""
     raw = _read(ruleset, filename)
     try:
-        return model.model_validate(raw)
+        return validate_strictly(model, raw)
     except ValidationError as exc:
         first = exc.errors()[0]
         path = ".".join(str(part) for part in first["loc"]) or "(top)"

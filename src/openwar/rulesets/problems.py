@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeVar
@@ -60,10 +61,17 @@ def schema_problems(exc: ValidationError, doc: YamlDoc) -> list[DataProblem]:
     return found
 
 
+def validate_strictly(model: type[Model], data: object) -> Model:
+    """``data`` read from YAML as ``model``, strictly: a whole number must be written as one
+    (pydantic's lax mode takes "10", 10.0 and true for ten or one). Through JSON, whose strict
+    mode still fills a pair from a list and an enum from its value, as Python's does not."""
+    return model.model_validate_json(json.dumps(data), strict=True)
+
+
 def validate_doc(doc: YamlDoc, model: type[Model]) -> tuple[Model | None, list[DataProblem]]:
     """Validate ``doc`` as ``model``: the model, or None and every schema problem."""
     try:
-        return model.model_validate(doc.data), []
+        return validate_strictly(model, doc.data), []
     except ValidationError as exc:
         return None, schema_problems(exc, doc)
 
