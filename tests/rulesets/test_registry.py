@@ -25,8 +25,12 @@ def test_every_ruleset_data_has_no_problems(name: str) -> None:
 
 
 def test_unknown_ruleset_is_refused_with_the_known_names() -> None:
-    with pytest.raises(UnknownRulesetError, match="known: openwar, aos, opr, oldworld"):
+    with pytest.raises(
+        UnknownRulesetError, match=r"'warmaster' \(known: aos, oldworld, openwar, opr\)"
+    ):
         load_ruleset("warmaster")
+    with pytest.raises(UnknownRulesetError, match="'OldWorld' \\(did you mean 'oldworld'\\?\\)"):
+        check_ruleset("OldWorld")  # as `army validate` words it
     assert check_ruleset("opr") == "opr"
 
 

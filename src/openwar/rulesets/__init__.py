@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from openwar.armies.suggest import did_you_mean
 from openwar.errors import OpenWarError
 
 if TYPE_CHECKING:
@@ -26,8 +27,8 @@ def check_ruleset(name: str) -> str:
     >>> check_ruleset("aos")
     'aos'
     """
-    if name not in RULESETS:
-        raise UnknownRulesetError(f"unknown ruleset {name!r} (known: {', '.join(RULESETS)})")
+    if name not in RULESETS:  # worded as an army file's problem is (``army validate``)
+        raise UnknownRulesetError(f"unknown ruleset {name!r}{did_you_mean(name, RULESETS)}")
     return name
 
 
