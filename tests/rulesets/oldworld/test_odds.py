@@ -1,4 +1,4 @@
-"""The Old World attacks (docs/rules/oldworld.md, clauses TOW-A1..TOW-A9, OW-D1..OW-D4)."""
+"""The Old World attacks (docs/rules/oldworld.md, clauses TOW-A1..TOW-A9, TOW-D1..TOW-D4)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from rulesets.enumeration import (
     sequence,
 )
 
-BEYOND_SIX = {7: 4, 8: 5, 9: 6}  # OW-D3: a 6, then this on a second die
+BEYOND_SIX = {7: 4, 8: 5, 9: 6}  # TOW-D3: a 6, then this on a second die
 
 # ---------------------------------------------------------------- the rules, written out again
 
@@ -40,13 +40,13 @@ def one_attack(p: OldWorldAttack) -> dict[int, Fraction]:
     chart = p.needed_to_hit
     need = chart - p.hit_modifier
 
-    def hit_ok(face: int) -> bool:  # OW-D1: a natural 1 always misses
+    def hit_ok(face: int) -> bool:  # TOW-D1: a natural 1 always misses
         return face != 1 and face + p.hit_modifier >= chart
 
     def saves(_: None) -> dict[int, Fraction]:
         def after(roll: tuple[int, ...]) -> dict[int, Fraction]:
             armour, ward = roll
-            if p.armour is not None and armour != 1 and armour + p.ap >= p.armour:  # OW-D2
+            if p.armour is not None and armour != 1 and armour + p.ap >= p.armour:  # TOW-D2
                 return certain(0)
             if p.ward is not None and ward != 1 and ward >= p.ward:
                 return certain(0)
@@ -59,7 +59,7 @@ def one_attack(p: OldWorldAttack) -> dict[int, Fraction]:
         if to_wound is None:
             return certain(0)
 
-        def ok(face: int) -> bool:  # OW-D1: a natural 1 never wounds
+        def ok(face: int) -> bool:  # TOW-D1: a natural 1 never wounds
             return face != 1 and face >= to_wound
 
         rolled = d6_after_reroll(ok, reroll_rule(p.reroll_wounds))
@@ -74,11 +74,11 @@ def one_attack(p: OldWorldAttack) -> dict[int, Fraction]:
             )
         if not hit_ok(face):
             return certain(0)
-        if p.poisoned and face == 6:  # OW-D4
+        if p.poisoned and face == 6:  # TOW-D4
             return saves(None)
         return wound_roll(None)
 
-    # OW-D3: past 6+, a 6 is the first step of a hit, so only the other faces are failures
+    # TOW-D3: past 6+, a 6 is the first step of a hit, so only the other faces are failures
     first_step = (lambda face: face == 6) if need > 6 else hit_ok
     return bind(d6_after_reroll(first_step, reroll_rule(p.reroll_hits)), after_hit)
 

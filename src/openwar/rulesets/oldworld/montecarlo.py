@@ -21,7 +21,7 @@ def _batch(p: OldWorldAttack, rng: np.random.Generator, n: int) -> tuple[IntArra
     rules = attack_rules()
     shape = (n, p.models * p.attacks)
     needed = p.needed_to_hit - p.hit_modifier
-    beyond = needed > 6  # OW-D3: a 6 then a second die; only the other faces fail
+    beyond = needed > 6  # TOW-D3: a 6 then a second die; only the other faces fail
     hit = roll_test(
         rng,
         shape,

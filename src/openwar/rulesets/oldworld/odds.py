@@ -116,7 +116,7 @@ def hit_probabilities(p: OldWorldAttack) -> tuple[float, float]:
     test = rules.hit.test(p.needed_to_hit, p.hit_modifier, reroll=p.reroll_hits)
     p_hit = test.probability
     needed = p.needed_to_hit - p.hit_modifier
-    if needed > 6:  # OW-D3: a 6, then a second die; a 6 is not a failed roll to re-roll
+    if needed > 6:  # TOW-D3: a 6, then a second die; a 6 is not a failed roll to re-roll
         follow_up = rules.beyond_six.get(needed)
         six = rules.hit.test(6, reroll=p.reroll_hits).probability_of_face(6)
         p_hit = 0.0 if follow_up is None else six * D6Test(follow_up).probability
