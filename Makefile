@@ -5,10 +5,13 @@ BIN := $(VENV)/bin
 
 .PHONY: demo test lint typecheck bench clean
 
+# OpenWar needs Python 3.11+: another one is refused before .venv is made (a .venv left half
+# made, or made with the wrong Python, would be kept by every later make: removed instead)
 $(BIN)/python:
+	@$(PYTHON) -c 'import sys; v = sys.version.split()[0]; sys.exit(0 if sys.version_info >= (3, 11) else f"OpenWar needs Python 3.11 or newer; $(PYTHON) is {v}: run make again with PYTHON=python3.11 (or newer)")'
 	@echo "Creating $(VENV) and installing OpenWar's dependencies (about a minute, once)..."
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); exit 1; }
+	$(BIN)/python -m pip install --quiet --upgrade pip || { rm -rf $(VENV); exit 1; }
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
