@@ -1,5 +1,6 @@
 """The README shows real output: each `openwar battle` it shows ends in the final state it
-prints (a change of the rules that changes a battle must change the README with it)."""
+prints, and its `openwar simulate` gives the figures it prints (a change of the rules that
+changes a battle must change the README with it)."""
 
 from __future__ import annotations
 
@@ -46,3 +47,28 @@ def test_a_battle_the_readme_shows_ends_as_it_shows(
     out = " ".join(capsys.readouterr().out.split())
     assert result in out
     assert f"final state {state}" in out
+
+
+def _table_numbers(text: str) -> list[str]:
+    """The numbers in the rows of a console block's tables, in order (wrapping aside)."""
+    rows = [line for line in text.splitlines() if line.startswith("│")]
+    return re.findall(r"-?\d[\d,.]*%?", "\n".join(rows))
+
+
+def test_the_simulation_the_readme_shows_gives_its_figures(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`openwar simulate`'s outcomes, losses and conditions as the README shows them (its
+    units and rounds are left out there): a rule change that moves them must move the README."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = next(b for b in re.findall(r"```console\n(.*?)```", text, re.S)
+                 if b.startswith("$ openwar simulate"))  # fmt: skip
+    command = re.match(r"\$ openwar (simulate [^\n]*)", block.replace("\\\n", " "))
+    assert command is not None
+    args = command.group(1).split()
+    args[args.index("--plot") + 1] = str(tmp_path / "outcomes.png")
+    monkeypatch.chdir(ROOT)
+    assert main([*args, "--store", str(tmp_path / "runs.sqlite3")]) == 0
+    shown = _table_numbers(block)
+    assert len(shown) > 50  # the three tables the README shows
+    assert _table_numbers(capsys.readouterr().out)[: len(shown)] == shown
