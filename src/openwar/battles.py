@@ -28,6 +28,7 @@ from openwar.engine.runner import BattleRecord, play, replay_actions
 from openwar.engine.state import GameState
 from openwar.errors import OpenWarError, plain_words
 from openwar.outputs import write_text
+from openwar.rulesets.problems import validate_strictly
 from openwar.rulesets.sources import YamlReadError, read_text_file
 from openwar.sim.seeds import MAX_SEED
 
@@ -294,7 +295,7 @@ def _replay_army(data: Any, index: int, ruleset: str) -> ArmyList:
     from openwar.armies.validate import assess
 
     try:
-        army = ArmyList.model_validate(data)
+        army = validate_strictly(ArmyList, data)  # as an army file is read
     except ValidationError as exc:
         first = exc.errors()[0]
         where = "".join(f".{p}" for p in first["loc"])

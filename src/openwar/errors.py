@@ -27,8 +27,9 @@ PLAIN = (
     (re.compile(r"Input should be a valid number[^;]*"), "must be a number"),
     (re.compile(r"Extra inputs are not permitted"), "is not a known field"),
     (re.compile(r"^Field required$"), "is missing"),
-    (re.compile(r"Input should be a valid list"), "must be a list"),
+    (re.compile(r"Input should be a valid (list|array)"), "must be a list"),
     (re.compile(r"Input should be a valid dictionary[^;]*"), "must be a mapping (key: value)"),
+    (re.compile(r"Input should be an object"), "must be a mapping (key: value)"),  # JSON's words
     (re.compile(r"Input should be a valid string"), "must be text"),
     (re.compile(r"Input should be a valid boolean[^;]*"), "must be true or false"),
     (re.compile(r"String should have at least 1 character"), "must not be empty"),

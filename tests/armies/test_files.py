@@ -147,3 +147,38 @@ def test_a_name_that_reads_as_a_number_says_to_quote_it(
     with pytest.raises(ArmyFileError, match=r"line 2, name: must be text") as raised:
         load_army(path)
     assert ("(in quotes if it reads as a number, true or false)" in str(raised.value)) == hint
+
+
+@pytest.mark.parametrize(
+    ("written", "said"),
+    [("allegiance: !!timestamp 2020-01-01", r"line 5, allegiance: a date \(a YAML tag\?\) is"),
+     ("allegiance: !!set {a: null}", r"line 5, allegiance: a set \(a YAML tag\?\) is not"),
+     ("allegiance: !!binary SXJvbg==", r"line 5, allegiance: binary data \(a YAML tag\?\)"),
+     ("true: 2", r"line 5, true: a key must be text \(in quotes if it reads as a number"),
+     ("null: 2", "line 5, null: a key must be text"), ("1: 2", "line 5, 1: is not a known field")],
+)  # fmt: skip
+def test_what_no_field_takes_is_one_line_at_its_place(
+    tmp_path: Path, written: str, said: str
+) -> None:
+    """Read through JSON, a tagged date, set or binary value ended in a traceback (JSON cannot
+    hold them), and a key null or true would have been read as the text "null" or "true" (a
+    whole number keys a numbered table: the field it is given to judges it)."""
+    path = tmp_path / "army.yaml"
+    path.write_text(f"ruleset: openwar\nname: X\npoints_limit: 100\nunits: []\n{written}\n")
+    with pytest.raises(ArmyFileError, match=said):
+        load_army(path)
+
+
+@pytest.mark.parametrize(
+    ("units", "said"),
+    [("{a: 1}", "units: must be a list"),
+     ("[{name: C, type: Command, options: [Shield]}]", r"units\.0\.options\.0: must be a mapping")],
+)  # fmt: skip
+def test_a_list_or_mapping_of_the_wrong_shape_is_said_in_plain_words(
+    tmp_path: Path, units: str, said: str
+) -> None:
+    """Strict validation speaks of JSON's arrays and objects; the user reads YAML's words."""
+    path = tmp_path / "army.yaml"
+    path.write_text(f"ruleset: openwar\nname: X\npoints_limit: 100\nunits: {units}\n")
+    with pytest.raises(ArmyFileError, match=said):
+        load_army(path)

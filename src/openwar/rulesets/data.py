@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from openwar.dice.d6 import D6Test, Reroll
 from openwar.errors import OpenWarError
-from openwar.rulesets.problems import validate_strictly
+from openwar.rulesets.problems import UnreadableData, validate_strictly
 from openwar.rulesets.sources import YamlReadError, read_yaml_text
 
 Model = TypeVar("Model", bound=BaseModel)
@@ -55,6 +55,8 @@ def load_data(ruleset: str, filename: str, model: type[Model]) -> Model:
     raw = _read(ruleset, filename)
     try:
         return validate_strictly(model, raw)
+    except UnreadableData as exc:
+        raise DataFileError(f"{data_path(ruleset, filename)}: {exc}") from exc
     except ValidationError as exc:
         first = exc.errors()[0]
         path = ".".join(str(part) for part in first["loc"]) or "(top)"

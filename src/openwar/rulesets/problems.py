@@ -61,10 +61,50 @@ def schema_problems(exc: ValidationError, doc: YamlDoc) -> list[DataProblem]:
     return found
 
 
+PLAIN_VALUES = (str, int, float, bool, type(None), list, dict)  # what JSON can hold
+TAGGED = {"date": "a date", "datetime": "a date and time", "bytes": "binary data", "set": "a set"}
+
+
+class UnreadableData(ValueError):
+    """Values YAML gave that no field takes: a key that is neither text nor a whole number
+    (null, true, 1.5), or a value tagged as a date, a set or binary data. ``found``: each
+    one's place and what is wrong."""
+
+    def __init__(self, found: list[tuple[tuple[str | int, ...], str]]) -> None:
+        super().__init__(f"{dotted(found[0][0])}: {found[0][1]}")
+        self.found = found
+
+
+def unreadable(
+    data: object, loc: tuple[str | int, ...] = ()
+) -> list[tuple[tuple[str | int, ...], str]]:
+    """Where ``data`` holds what a JSON document cannot (see :class:`UnreadableData`)."""
+    if isinstance(data, list):
+        return [found for k, item in enumerate(data) for found in unreadable(item, (*loc, k))]
+    if isinstance(data, dict):
+        found = []
+        for key, value in data.items():
+            if isinstance(key, str) or (isinstance(key, int) and not isinstance(key, bool)):
+                found += unreadable(value, (*loc, key))  # a whole number keys a numbered table
+            else:  # JSON would make text of it: null as "null", true as "true"
+                written = json.dumps(key) if key is None or isinstance(key, bool) else str(key)
+                quote = " (in quotes if it reads as a number, true or false)"
+                found.append(((*loc, written), f"a key must be text{quote}"))
+        return found
+    if not isinstance(data, PLAIN_VALUES):
+        kind = TAGGED.get(type(data).__name__, f"a {type(data).__name__}")
+        return [(loc, f"{kind} (a YAML tag?) is not a value OpenWar reads")]
+    return []
+
+
 def validate_strictly(model: type[Model], data: object) -> Model:
     """``data`` read from YAML as ``model``, strictly: a whole number must be written as one
     (pydantic's lax mode takes "10", 10.0 and true for ten or one). Through JSON, whose strict
-    mode still fills a pair from a list and an enum from its value, as Python's does not."""
+    mode still fills a pair from a list and an enum from its value, as Python's does not; what
+    JSON cannot hold is refused first (:class:`UnreadableData`)."""
+    found = unreadable(data)
+    if found:
+        raise UnreadableData(found)
     return model.model_validate_json(json.dumps(data), strict=True)
 
 
@@ -72,6 +112,8 @@ def validate_doc(doc: YamlDoc, model: type[Model]) -> tuple[Model | None, list[D
     """Validate ``doc`` as ``model``: the model, or None and every schema problem."""
     try:
         return validate_strictly(model, doc.data), []
+    except UnreadableData as exc:
+        return None, [problem_at(doc, loc, message) for loc, message in exc.found]
     except ValidationError as exc:
         return None, schema_problems(exc, doc)
 
