@@ -125,3 +125,37 @@ def test_a_battle_the_engine_fails_is_recorded_not_fatal(monkeypatch: pytest.Mon
     assert result.result == "stuck"
     assert result.error == "IllegalActionError: OW-B4: a's path to (1, 2) is blocked"
     assert "(IllegalActionError: OW-B4" in ai._line(result)
+
+
+STOPS = [
+    (3, "after 3 of 4 battles of simple vs random: its figures are of the first 1 whole pair; "
+        "not played: random vs simple"),
+    (4, "after 0 of 4 battles of random vs simple: its figures are of the first 0 whole pairs"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("stop_at", "said"), STOPS)
+def test_a_stopped_bench_keeps_whole_pairs_and_names_what_it_did_not_play(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], stop_at: int, said: str
+) -> None:
+    """Stopped mid-matchup or between two (a stop that fell between them blamed the matchup
+    just finished, and the next one was missing from the figures)."""
+    from openwar.bench import ai
+
+    ended: list[object] = []
+
+    def played(work: list[Any], workers: int) -> Any:
+        for game in work:
+            if len(ended) == stop_at:
+                raise KeyboardInterrupt
+            ended.append(game)
+            yield ai.GameResult(game, "win", (1, 0), (1, 1), (0.0, 0.0), "Invasion")
+
+    monkeypatch.setattr(ai, "play_all", played)
+    figures = ai.run(4, 0, 1, (("simple", "random", 0.9), ("random", "simple", 0.9)))
+    out = " ".join(capsys.readouterr().out.split())
+    assert f"Interrupted {said}" in out
+    assert [(len(m.results), m.planned, m.stopped) for m in figures] == (
+        [(2, 4, "interrupted"), (0, 4, "")] if stop_at == 3 else [(4, 4, ""), (0, 4, "interrupted")]
+    )
+    assert "not played" in out.split("AI mirror matches")[1]  # the goal column of the empty one

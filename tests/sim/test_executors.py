@@ -211,3 +211,32 @@ def test_a_battles_own_error_on_dask_is_not_a_lost_cluster(
             list(cluster.results(plan, chunked(items, 1)))
     finally:
         local.close()
+
+
+def test_a_pool_gives_work_back_in_the_order_it_was_given(deadline: None) -> None:
+    """``ProcessPool.ordered`` (``openwar bench ai``'s battles): each item's result in the
+    items' order, however many are in flight, the last few included."""
+    items = list(range(-25, 0))
+    with ProcessPool(2) as pool:
+        assert list(pool.ordered(abs, items)) == [abs(k) for k in items]
+
+
+def test_a_pool_stopped_while_its_workers_start_stops_them(
+    deadline: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Ctrl-C while the workers started left them running: ``__exit__`` never ran."""
+    from concurrent.futures import Future
+
+    pool = ProcessPool(2)
+    started: list[Any] = []
+    result = Future.result
+
+    def stopped(future: Future[Any], timeout: float | None = None) -> Any:
+        started.extend(pool._pool._processes.values())  # type: ignore[union-attr]
+        result(future, timeout)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Future, "result", stopped)
+    with pytest.raises(KeyboardInterrupt), pool:
+        pytest.fail("the pool started")
+    assert started and all(process.exitcode is not None for process in started)

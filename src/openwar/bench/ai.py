@@ -162,15 +162,15 @@ def run(
     """Play every matchup; each battle's line as it ends, then (with ``tables``) the win rates
     and each matchup's :func:`breakdown`."""
     console = console or Console()
-    figures: list[MatchFigures] = []
+    figures = [MatchFigures(first, second, goal, planned=battles)
+               for first, second, goal in matchups]  # fmt: skip
     try:
         with progress_bar(console) as progress:
-            for first, second, goal in matchups:
+            for match in figures:
                 began = time.perf_counter()
-                work = games(first, second, battles, seed, armies)
-                match = MatchFigures(first, second, goal, planned=len(work))
-                figures.append(match)
-                task = progress.add_task(escape(f"{first} vs {second}"), total=len(work))
+                work = games(match.first, match.second, battles, seed, armies)
+                name = f"{match.first} vs {match.second}"
+                task = progress.add_task(escape(name), total=len(work))
                 with contextlib.closing(play_all(work, workers)) as results:
                     for result in results:
                         match.results.append(result)
@@ -178,28 +178,31 @@ def run(
                         progress.advance(task)
                 progress.remove_task(task)
                 took = time.perf_counter() - began
-                console.print(f"  {first} vs {second}: {took:.0f} s", style="dim", markup=False)
+                console.print(f"  {name}: {took:.0f} s", style="dim", markup=False)
     except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: the whole pairs played so far count
-        if not figures:  # before the first battle was sent: nothing to show
-            raise
-        match = figures[-1]
+        # the matchup being played, or the next one when the stop came between two
+        match = next((m for m in figures if len(m.results) < m.planned), figures[-1])
         match.stopped = "terminated" if isinstance(exc, Terminated) else "interrupted"
         ended = len(match.results)
         del match.results[ended - ended % 2 :]
-        console.print(stopped_line(match, ended), markup=False)
+        console.print(stopped_line(match, ended, figures[figures.index(match) + 1 :]),
+                      markup=False)  # fmt: skip
     if tables:
         print_whole(console, table(figures, ruleset))
         for match in figures:
-            print_whole(console, breakdown(match))
+            if match.results:
+                print_whole(console, breakdown(match))
     return figures
 
 
-def stopped_line(match: MatchFigures, ended: int) -> str:
-    """What a stopped matchup's figures are of (the matchups after it were not played)."""
+def stopped_line(match: MatchFigures, ended: int, later: list[MatchFigures]) -> str:
+    """What a stopped matchup's figures are of, and the matchups not played after it."""
     pairs = counted(len(match.results) // 2, "whole pair")
+    skipped = ", ".join(f"{m.first} vs {m.second}" for m in later)
     return (
         f"{match.stopped.capitalize()} after {ended} of {match.planned} battles of "
         f"{match.first} vs {match.second}: its figures are of the first {pairs}"
+        + (f"; not played: {skipped}" if skipped else "")
     )
 
 
@@ -225,12 +228,14 @@ def table(figures: list[MatchFigures], ruleset: str = "openwar") -> Table:
             goal = "-"
         else:
             met = (
-                "met" if n and low >= m.goal else "not shown" if n and high >= m.goal else "missed"
-            )
+                "not played" if not n
+                else "met" if low >= m.goal else "not shown" if high >= m.goal else "missed"
+            )  # fmt: skip
             goal = f">= {m.goal:.0%} ({met})"
         out.add_row(
             f"{m.first} vs {m.second}", str(n), str(won), str(m.count("draw")),
-            str(m.count("loss")), str(m.count("stuck")), rate, f"{low:.0%}-{high:.0%}",
+            str(m.count("loss")), str(m.count("stuck")), rate,
+            f"{low:.0%}-{high:.0%}" if n else "-",
             goal,
             f"{m.per_decision_ms(0):.0f} / {m.per_decision_ms(1):.0f}",
         )  # fmt: skip

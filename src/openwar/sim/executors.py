@@ -107,10 +107,14 @@ class ProcessPool:
         # traceback.
         # Each submit starts its process at once; only that is done deaf (a Ctrl-C while this
         # process is deaf is lost), the workers' start-up is waited for after
-        with _deaf_to_ctrl_c(sigterm=True):
-            started = [self._pool.submit(os.getpid) for _ in range(self.workers)]
-        for future in started:
-            future.result()
+        try:
+            with _deaf_to_ctrl_c(sigterm=True):
+                started = [self._pool.submit(os.getpid) for _ in range(self.workers)]
+            for future in started:
+                future.result()
+        except BaseException as exc:  # a stop while they start: stopped as after one later
+            self.__exit__(type(exc), exc, exc.__traceback__)
+            raise
         return self
 
     def __exit__(
