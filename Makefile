@@ -5,10 +5,10 @@ BIN := $(VENV)/bin
 
 .PHONY: demo test lint typecheck bench clean
 
-# OpenWar needs Python 3.11+: another one is refused before .venv is made (a .venv left half
-# made, or made with the wrong Python, would be kept by every later make: removed instead)
+# OpenWar needs Python 3.11+: an older one is refused before .venv is made, and a .venv left
+# half made is removed (every later make would keep it; `make clean` removes a whole one)
 $(BIN)/python:
-	@$(PYTHON) -c 'import sys; v = sys.version.split()[0]; sys.exit(0 if sys.version_info >= (3, 11) else f"OpenWar needs Python 3.11 or newer; $(PYTHON) is {v}: run make again with PYTHON=python3.11 (or newer)")'
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "OpenWar needs Python 3.11 or newer; $(PYTHON) is %s: run make again with PYTHON=python3.11 (or newer)" % sys.version.split()[0])'
 	@echo "Creating $(VENV) and installing OpenWar's dependencies (about a minute, once)..."
 	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); exit 1; }
 	$(BIN)/python -m pip install --quiet --upgrade pip || { rm -rf $(VENV); exit 1; }

@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 from typer.core import TyperGroup
 
+from openwar.armies.suggest import did_you_mean
 from openwar.cli import options
 from openwar.cli.clickcompat import Command, Context, UsageError
 from openwar.cli.report import odds_json, print_odds, write_plot
@@ -29,9 +30,7 @@ class RulesetGroup(TyperGroup):
         self, ctx: Context, args: list[str]
     ) -> tuple[str | None, Command | None, list[str]]:
         if args and not args[0].startswith("-") and self.get_command(ctx, args[0]) is None:
-            raise UsageError(
-                f"unknown ruleset {args[0]!r} (expected one of: {', '.join(RULESETS)})", ctx
-            )
+            raise UsageError(f"unknown ruleset {args[0]!r}{did_you_mean(args[0], RULESETS)}", ctx)
         return super().resolve_command(ctx, args)
 
 
