@@ -87,9 +87,14 @@ def test_an_endless_stream_is_read_no_further_than_the_limit() -> None:
 )
 def test_a_count_must_be_written_as_a_whole_number(tmp_path: Path, unit: str, message: str) -> None:
     """YAML's true and 2.0 were read as 1 and 2; 1e308 gave pydantic's own words."""
+    refused(tmp_path, f"units:\n  - {unit}\n", message)
+
+
+def refused(tmp_path: Path, rest: str, said: str) -> None:
+    """An army file of ruleset, name and limit, then ``rest``, is refused in words ``said``."""
     path = tmp_path / "army.yaml"
-    path.write_text(f"ruleset: openwar\nname: X\npoints_limit: 100\nunits:\n  - {unit}\n")
-    with pytest.raises(ArmyFileError, match=message):
+    path.write_text(f"ruleset: openwar\nname: X\npoints_limit: 100\n{rest}")
+    with pytest.raises(ArmyFileError, match=said):
         load_army(path)
 
 
@@ -163,10 +168,7 @@ def test_what_no_field_takes_is_one_line_at_its_place(
     """Read through JSON, a tagged date, set or binary value ended in a traceback (JSON cannot
     hold them), and a key null or true would have been read as the text "null" or "true" (a
     whole number keys a numbered table: the field it is given to judges it)."""
-    path = tmp_path / "army.yaml"
-    path.write_text(f"ruleset: openwar\nname: X\npoints_limit: 100\nunits: []\n{written}\n")
-    with pytest.raises(ArmyFileError, match=said):
-        load_army(path)
+    refused(tmp_path, f"units: []\n{written}\n", said)
 
 
 @pytest.mark.parametrize(
@@ -178,7 +180,4 @@ def test_a_list_or_mapping_of_the_wrong_shape_is_said_in_plain_words(
     tmp_path: Path, units: str, said: str
 ) -> None:
     """Strict validation speaks of JSON's arrays and objects; the user reads YAML's words."""
-    path = tmp_path / "army.yaml"
-    path.write_text(f"ruleset: openwar\nname: X\npoints_limit: 100\nunits: {units}\n")
-    with pytest.raises(ArmyFileError, match=said):
-        load_army(path)
+    refused(tmp_path, f"units: {units}\n", said)
