@@ -13,11 +13,16 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); exit 1; }
 	$(BIN)/python -m pip install --quiet --upgrade pip || { rm -rf $(VENV); exit 1; }
 
+# a .venv made some other way with an older Python: said before pip fails on it
+VENV_PYTHON_OK = @$(BIN)/python -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "$(VENV) has Python %s; OpenWar needs 3.11 or newer: make clean, then make again with PYTHON=python3.11 (or newer)" % sys.version.split()[0])'
+
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(VENV_PYTHON_OK)
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(VENV_PYTHON_OK)
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@ $(VENV)/.installed
 
