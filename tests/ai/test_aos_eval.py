@@ -308,7 +308,8 @@ def test_search_plays_a_whole_aos_battle_deterministically() -> None:
     hashes = []
     for _ in range(2):
         state, _ = start(load_setup((army, army), None, 2))
-        players = (SearchPlayer(3, candidates=2, rollouts=1, horizon=3), HeuristicPlayer(4))
+        search = SearchPlayer(3, candidates=2, rollouts=1, horizon=3, turn_steps=4)
+        players = (search, HeuristicPlayer(4))
         while outcome(state) is None:
             menu = legal_actions(state)
             action = players[state.active].choose(state, menu)
@@ -400,3 +401,118 @@ def test_war_of_attrition_counts_less_for_wounds_that_do_not_destroy_as_rounds_p
     other = duel()  # First Blood: no fading
     other.round = 5
     assert material(other) == WEIGHTS.material
+
+
+# -- where the search spends its rollouts ----------------------------------------------------
+def _decision(kind: str, seed: int = 2) -> GameState:
+    """The first decision of a heuristic AoS battle whose menu offers an action of ``kind``
+    (after set-up)."""
+    army = RULESET_ARMIES["aos"][0]
+    state, _ = start(load_setup((army, army), None, seed))
+    player = HeuristicPlayer()
+    while outcome(state) is None:
+        menu = legal_actions(state)
+        if state.phase != "setup" and any(action.kind == kind for action in menu):
+            return state
+        state = apply(state, player.choose(state, menu))[0]
+    raise AssertionError(f"no {kind} in the battle of seed {seed}")
+
+
+def test_the_search_weighs_charges_fights_and_the_turn_order_and_nothing_else() -> None:
+    """Age of Sigmar: the search's rollouts go to who goes first (to the round's end), the
+    charges declared and the fights (to the end of the enemy's next turn); a move, a shot or
+    a spell is the heuristic's pick. OpenWar weighs every decision with short rollouts."""
+    assert EVALUATION.search_mode(*_menu_of(_decision("first_turn"))) == "round"
+    assert EVALUATION.search_mode(*_menu_of(_decision("charge"))) == "turns"
+    assert EVALUATION.search_mode(*_menu_of(_decision("fight"))) == "turns"
+    assert EVALUATION.search_mode(*_menu_of(_decision("move"))) == "none"
+    assert EVALUATION.search_mode(*_menu_of(_decision("shoot"))) == "none"
+    openwar = evaluation_for("openwar")
+    assert openwar.search_mode(GameState.__new__(GameState), []) == "short"
+
+
+def _menu_of(state: GameState) -> tuple[GameState, list[Action]]:
+    return state, legal_actions(state)
+
+
+def test_a_decision_the_search_does_not_weigh_is_the_heuristics_pick_without_rollouts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state, menu = _menu_of(_decision("move"))
+    player = SearchPlayer(0)
+
+    def no_rollouts(*args: object) -> float:
+        raise AssertionError("a rollout was played")
+
+    monkeypatch.setattr(player, "estimate", no_rollouts)
+    monkeypatch.setattr(player, "play_turns", no_rollouts)
+    assert player.choose(state, menu) == HeuristicPlayer().choose(state, menu)
+
+
+def test_a_charge_is_weighed_to_the_end_of_the_enemys_next_turn() -> None:
+    """From a charge declared in our turn the rollout plays the enemy's turn through and
+    stops as the turn after it begins; the state decided on is untouched."""
+    decided = _decision("charge")
+    before = decided.state_hash()
+    side = decided.active
+    turns = decided.extra["turns"]
+    menu = legal_actions(decided)
+    charge = next(action for action in menu if action.kind == "charge")
+    after = apply(decided.clone(), charge)[0]
+    seen: list[int] = []
+    player = SearchPlayer(0)
+    choose = player.heuristic.choose
+
+    def watching(state: GameState, menu: list[Action]) -> Action:
+        seen.append(int(state.extra["turn"]))
+        return choose(state, menu)
+
+    player.heuristic.choose = watching  # type: ignore[method-assign]
+    reached = player.play_turns(after, side, decided, "turns")
+    assert outcome(reached) is not None or reached.extra["turns"] == turns + 2
+    assert 1 - side in seen  # the enemy's turn was played
+    assert decided.state_hash() == before
+
+
+def test_who_goes_first_is_weighed_to_the_end_of_the_round() -> None:
+    decided = _decision("first_turn")
+    player = SearchPlayer(0)
+    for action in legal_actions(decided):
+        reached = player.play_turns(apply(decided.clone(), action)[0], action.side, decided,
+                                    "round")  # fmt: skip
+        assert outcome(reached) is not None or reached.round == decided.round + 1
+        assert reached.extra["turns"] >= decided.extra["turns"] + 2  # both turns played
+
+
+def test_the_searchs_turn_rollouts_must_beat_the_heuristics_pick_by_its_head_start() -> None:
+    player = SearchPlayer(0, turn_prior=0.03)
+    assert player.turn_pick([5, 2, 9], [0.50, 0.52, 0.45]) == 5  # within the head start
+    assert player.turn_pick([5, 2, 9], [0.50, 0.54, 0.45]) == 2  # beyond it
+    assert player.turn_pick([5, 2, 9], [0.40, 0.45, 0.45]) == 2  # ties keep the order
+
+
+def test_the_searchs_turn_rollouts_give_each_unit_its_own_dice_and_are_seeded() -> None:
+    """A turn rollout places every action's dice by its seed and the unit acting (its k-th
+    action), so the same seed reaches the same state, another seed another; the search's
+    pick is the same for the same player seed and the state decided on is untouched."""
+    decided = _decision("charge")
+    before = decided.state_hash()
+    charge = next(action for action in legal_actions(decided) if action.kind == "charge")
+    player = SearchPlayer(0, turn_steps=12)
+
+    def reached(seed: int) -> tuple[str, dict[tuple[int, int], int]]:
+        dealt: dict[tuple[int, int], int] = {}
+        trial = decided.clone()
+        trial.rng = player.dice(trial, charge, seed, dealt)
+        after = apply(trial, charge)[0]
+        end = player.play_turns(after, charge.side, decided, "turns", seed, dealt)
+        return end.state_hash(), dealt
+
+    first, dealt = reached(5)
+    assert reached(5)[0] == first
+    assert reached(6)[0] != first
+    assert dealt[(charge.side, decided.unit_index(str(charge.unit)) + 1)] >= 1
+    menu = legal_actions(decided)
+    picks = {SearchPlayer(7, rollouts=1, turn_steps=12).choose(decided, menu) for _ in "ab"}
+    assert len(picks) == 1
+    assert decided.state_hash() == before

@@ -30,6 +30,7 @@ import numpy as np
 import shapely
 
 from openwar.ai.common import army_points, initial_size
+from openwar.ai.evaluation import SearchMode
 from openwar.dice.notation import DiceExpr, parse_dice
 from openwar.dice.pmf import FloatArray, add, die, power, thin
 from openwar.engine.actions import Action
@@ -63,6 +64,8 @@ FIELD, INVASION, PRIZE, LOOT = "Field of Glory", "Invasion", "Arcane Prize", "Lo
 QUARTERED, FIRST_BLOOD = "Drawn and Quartered", "First Blood"
 ATTRITION = "War of Attrition"
 DISTINCT_GAP = 3.0  # inches between two destinations of one order that the search weighs both
+# decisions the search weighs by rollouts to the end of the enemy's next turn (search_mode)
+SEARCHED_KINDS = frozenset({"charge", "fight"})
 TWO_D6: FloatArray = power(die(6), 2)  # P(2D6 == v), indexed by v
 
 
@@ -1376,6 +1379,17 @@ class AosEvaluation:
 
     def margin_scale(self, state: GameState) -> float:
         return max(self.w.margin * army_points(state), 10.0)
+
+    def search_mode(self, state: GameState, menu: list[Action]) -> SearchMode:
+        """Rollouts to the end of the enemy's next turn for which charge to declare and which
+        unit fights, to the end of the round for who goes first; the heuristic's pick
+        elsewhere. A side acts with its
+        whole army in its turn, so a few actions ahead end inside that turn, valued as the
+        heuristic values them (they seldom told candidates apart, docs/ai.md); what a charge,
+        a fight or the turn order starts is answered in the enemy's turn."""
+        if state.phase == "first_turn":
+            return "round"  # both orders played through
+        return "turns" if any(action.kind in SEARCHED_KINDS for action in menu) else "none"
 
 
 EVALUATION = AosEvaluation()

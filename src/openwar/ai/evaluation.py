@@ -9,11 +9,18 @@ the menu's (OpenWar's: a Run or an Advance onto an objective that ends in a figh
 from __future__ import annotations
 
 import importlib
-from typing import Protocol
+from typing import Literal, Protocol
 
 from openwar.engine.actions import Action
 from openwar.engine.state import GameState
 from openwar.errors import OpenWarError
+
+SearchMode = Literal["short", "turns", "round", "none"]
+"""How the search player weighs a decision (:meth:`Evaluation.search_mode`): ``short``
+rollouts of a few actions over its shortlist by successive halving; ``turns`` rollouts until
+two more turns have begun (the ruleset counts them in ``extra["turns"]``), ``round`` until the
+battle round ends, each candidate with the same number; ``none`` the heuristic's pick at
+once."""
 
 
 class Evaluation(Protocol):
@@ -38,6 +45,10 @@ class Evaluation(Protocol):
     def distinct(self, a: Action, b: Action) -> bool:
         """Whether ``a`` and ``b`` are different enough choices for the search to weigh both
         (not the same order to points a hair apart)."""
+        ...
+
+    def search_mode(self, state: GameState, menu: list[Action]) -> SearchMode:
+        """How the search player weighs this decision (:data:`SearchMode`)."""
         ...
 
 

@@ -19,6 +19,7 @@ import numpy as np
 from shapely.geometry import Point, Polygon
 
 from openwar.ai.common import army_points, initial_size
+from openwar.ai.evaluation import SearchMode
 from openwar.engine.actions import Action
 from openwar.engine.game import legal_actions
 from openwar.engine.space import OVERLAP_TOLERANCE, centroid, gaps
@@ -1148,6 +1149,11 @@ class OpenWarEvaluation:
 
     def margin_scale(self, state: GameState) -> float:
         return max(self.w.margin * army_points(state), 10.0)
+
+    def search_mode(self, state: GameState, menu: list[Action]) -> SearchMode:
+        """Short rollouts for every decision: units act in alternation, so which unit acts
+        now is decided again at each order, and a few actions ahead show it."""
+        return "short"
 
 
 EVALUATION = OpenWarEvaluation()

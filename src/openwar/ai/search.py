@@ -20,6 +20,11 @@ the best actions, in the order of their values, that the ruleset calls distinct 
 alternation, the best action of each unit, so the rollouts judge which unit acts now; in Age of
 Sigmar, where a side moves its whole army in its turn, a unit's different moves, targets and
 options as well.
+Where and how far the search looks is the ruleset's call (:meth:`Evaluation.search_mode`):
+OpenWar weighs every decision as above; Age of Sigmar weighs only charges and fights, by
+rollouts to the end of the enemy's next turn, and who goes first, to the end of the round,
+each unit with its own dice (:meth:`SearchPlayer.weigh_turns`), and takes the heuristic's
+pick elsewhere.
 Successive halving: every candidate gets ``rollouts`` rollouts, the
 better half gets as many again, and so on until one is left, so most of the budget goes to the
 close calls. The heuristic's own pick keeps a head start of ``prior`` (a win chance), so a
@@ -35,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from openwar.ai.evaluation import Evaluation, evaluation_for
+from openwar.ai.evaluation import Evaluation, SearchMode, evaluation_for
 from openwar.ai.heuristic import HeuristicPlayer
 from openwar.engine.actions import Action
 from openwar.engine.game import apply, legal_actions, outcome, seed_state
@@ -57,6 +62,8 @@ class SearchPlayer:
         whole_replies: bool = True,
         unit_dice: bool = False,
         draw: float = 0.1,
+        turn_prior: float = 0.03,
+        turn_steps: int = 400,
         evaluation: Evaluation | None = None,
     ) -> None:
         sequence = (
@@ -71,6 +78,8 @@ class SearchPlayer:
         self.whole_replies = whole_replies
         self.unit_dice = unit_dice
         self.draw = draw
+        self.turn_prior = turn_prior
+        self.turn_steps = turn_steps
         self.evaluation = evaluation
         self.heuristic = HeuristicPlayer(0, evaluation)
 
@@ -79,9 +88,13 @@ class SearchPlayer:
             return menu[0]
         menu = menu + self.heuristic.more(state, menu)  # the orders the heuristic weighs too
         values = self.heuristic.values(state, menu)
-        if state.phase == "setup":
+        judge = self.evaluation or evaluation_for(state.ruleset)
+        mode = "none" if state.phase == "setup" else judge.search_mode(state, menu)
+        if mode == "none":
             return menu[int(np.argmax(values))]
-        alive = self.shortlist(menu, values, self.evaluation or evaluation_for(state.ruleset))
+        alive = self.shortlist(menu, values, judge)
+        if mode in ("turns", "round"):
+            return menu[self.weigh_turns(state, menu, alive, mode)]
         top = alive[0]
         totals = dict.fromkeys(alive, 0.0)
         played = 0
@@ -113,6 +126,83 @@ class SearchPlayer:
         rest = [i for i in ranked if i not in picked]
         return picked + rest[: self.candidates - len(picked)]
 
+    def weigh_turns(
+        self, state: GameState, menu: list[Action], alive: list[int], mode: SearchMode
+    ) -> int:
+        """The candidate (an index of ``menu``) with the best mean win chance over
+        ``2 * rollouts`` rollouts each played on by :meth:`play_turns` (``mode`` "turns" or
+        "round"; :meth:`turn_pick`). Every rollout seed is tried with every candidate, each
+        unit with its own dice (:meth:`dice`, as ``unit_dice`` gives the short rollouts): a
+        unit's k-th action rolls the same dice whichever candidate was taken, so the
+        candidates are compared on the same luck through the enemy's whole turn."""
+        if len(alive) == 1:
+            return alive[0]
+        count = 2 * self.rollouts
+        seeds = [int(s) for s in self.generator.integers(0, 2**63, size=count)]
+        side = menu[alive[0]].side
+        means = []
+        for i in alive:
+            total = 0.0
+            for seed in seeds:
+                trial = state.clone()
+                dealt: dict[tuple[int, int], int] = {}
+                trial.rng = self.dice(trial, menu[i], seed, dealt)
+                after = apply(trial, menu[i])[0]
+                reached = self.play_turns(after, side, state, mode, seed, dealt)
+                total += self.win_chance(reached, side)
+            means.append(total / count)
+        return self.turn_pick(alive, means)
+
+    def turn_pick(self, alive: list[int], means: list[float]) -> int:
+        """The candidate of ``alive`` (the heuristic's pick first) with the best mean win
+        chance, the heuristic's pick ahead by ``turn_prior``; ties keep the heuristic's
+        order."""
+        scores = [mean + (self.turn_prior if k == 0 else 0.0) for k, mean in enumerate(means)]
+        return alive[int(np.argmax(scores))]
+
+    def play_turns(
+        self,
+        state: GameState,
+        side: int,
+        decided: GameState,
+        mode: SearchMode,
+        seed: int = 0,
+        dealt: dict[tuple[int, int], int] | None = None,
+    ) -> GameState:
+        """Play on greedily, both sides from their whole menus, from ``state`` (the rollout's
+        own, after a decision of ``side`` taken in ``decided``) until the battle ends or, in
+        ``mode`` "round", the battle round ends; in "turns", two more turns have begun than at
+        the decision (the ruleset's ``extra["turns"]``): from a decision in ``side``'s own
+        turn, the enemy's next turn played through; from one in the enemy's turn, the rest of
+        it and ``side``'s own next turn. Each action's dice are placed by ``seed`` and
+        ``dealt`` (:meth:`dice`). The state reached is returned."""
+        turns = int(decided.extra.get("turns", 0)) + 2
+        dealt = {} if dealt is None else dealt
+        for _ in range(self.turn_steps):
+            if outcome(state) is not None:
+                break
+            if mode == "round" and state.round != decided.round:
+                break
+            if mode == "turns" and int(state.extra.get("turns", 0)) >= turns:
+                break
+            menu = legal_actions(state)
+            if not menu:
+                break
+            chosen = self.heuristic.choose(state, menu)
+            state.rng = self.dice(state, chosen, seed, dealt)
+            state = apply(state, chosen)[0]
+        return state
+
+    def win_chance(self, state: GameState, side: int) -> float:
+        """A rollout's leaf for ``side``: a finished battle by its result (a draw ``draw``),
+        else a logistic of the evaluation's expected margin over its margin scale."""
+        result = outcome(state)
+        if result is not None:
+            return self.draw if result.winner is None else float(result.winner == side)
+        judge = self.evaluation or evaluation_for(state.ruleset)
+        margin = judge.position_value(state, side) / judge.margin_scale(state)
+        return 1.0 / (1.0 + math.exp(-margin))
+
     def _score(self, mean: float, index: int, top: int) -> float:
         """A candidate's mean win chance, the heuristic's pick ahead by ``prior`` (a few noisy
         rollouts must show a real gain before the search overrules the exact odds)."""
@@ -138,7 +228,8 @@ class SearchPlayer:
         stream, so its k-th action of the rollout rolls the same dice whichever candidate came
         first and whatever else acted before it, and two candidates that only order the same
         attacks differently meet the same luck (``dealt`` counts each unit's actions so far).
-        Without ``unit_dice`` a rollout draws from one stream in turn."""
+        Without ``unit_dice`` a short rollout draws from one stream in turn; the rollouts of
+        :meth:`weigh_turns` always use these."""
         unit = 0 if action.unit is None else state.unit_index(action.unit) + 1
         key = (action.side, unit)
         count = dealt.get(key, 0)
@@ -175,8 +266,4 @@ class SearchPlayer:
             if self.unit_dice:
                 state.rng = self.dice(state, chosen, seed, dealt)
             state = apply(state, chosen)[0]
-        result = outcome(state)
-        if result is not None:
-            return self.draw if result.winner is None else float(result.winner == side)
-        margin = judge.position_value(state, side) / judge.margin_scale(state)
-        return 1.0 / (1.0 + math.exp(-margin))
+        return self.win_chance(state, side)
