@@ -1383,10 +1383,10 @@ class AosEvaluation:
     def search_mode(self, state: GameState, menu: list[Action]) -> SearchMode:
         """Rollouts to the end of the enemy's next turn for which charge to declare and which
         unit fights, to the end of the round for who goes first; the heuristic's pick
-        elsewhere. A side acts with its
-        whole army in its turn, so a few actions ahead end inside that turn, valued as the
-        heuristic values them (they seldom told candidates apart, docs/ai.md); what a charge,
-        a fight or the turn order starts is answered in the enemy's turn."""
+        elsewhere. A side acts with its whole army in its turn, so a few actions ahead end
+        inside that turn, valued as the heuristic values them (they seldom told candidates
+        apart, docs/ai.md); what a charge, a fight or the turn order starts is answered in the
+        enemy's turn."""
         if state.phase == "first_turn":
             return "round"  # both orders played through
         return "turns" if any(action.kind in SEARCHED_KINDS for action in menu) else "none"
