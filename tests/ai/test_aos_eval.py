@@ -404,15 +404,16 @@ def test_war_of_attrition_counts_less_for_wounds_that_do_not_destroy_as_rounds_p
 
 
 # -- where the search spends its rollouts ----------------------------------------------------
-def _decision(kind: str, seed: int = 2) -> GameState:
+def _decision(kind: str, seed: int = 2, *, second: bool = False) -> GameState:
     """The first decision of a heuristic AoS battle whose menu offers an action of ``kind``
-    (after set-up)."""
+    (after set-up; with ``second``, in the turn of the side that went second that round)."""
     army = RULESET_ARMIES["aos"][0]
     state, _ = start(load_setup((army, army), None, seed))
     player = HeuristicPlayer()
     while outcome(state) is None:
         menu = legal_actions(state)
-        if state.phase != "setup" and any(action.kind == kind for action in menu):
+        later = not second or state.extra.get("first") != state.active
+        if state.phase != "setup" and later and any(action.kind == kind for action in menu):
             return state
         state = apply(state, player.choose(state, menu))[0]
     raise AssertionError(f"no {kind} in the battle of seed {seed}")
@@ -474,6 +475,33 @@ def test_a_charge_is_weighed_to_the_end_of_the_enemys_next_turn() -> None:
     assert decided.state_hash() == before
 
 
+def test_after_a_double_turn_the_rollout_still_plays_the_enemys_turn_through() -> None:
+    """A charge declared in the second turn of a round: in this rollout its side wins the
+    next roll-off and takes the first turn too (a double turn); the rollout plays on through
+    the enemy's turn after it and stops as the turn after that begins (counting two turns
+    from the decision stopped it before the enemy acted)."""
+    decided = _decision("charge", second=True)
+    side = decided.active
+    begun = decided.extra["turns"]
+    charge = next(action for action in legal_actions(decided) if action.kind == "charge")
+    player = SearchPlayer(0)
+    owners: set[tuple[int, int]] = set()
+    choose = player.heuristic.choose
+
+    def watching(state: GameState, menu: list[Action]) -> Action:
+        owners.add((int(state.extra["turns"]), int(state.extra["turn"])))
+        return choose(state, menu)
+
+    player.heuristic.choose = watching  # type: ignore[method-assign]
+    dealt: dict[tuple[int, int], int] = {}
+    trial = decided.clone()
+    trial.rng = player.turn_dice(trial, charge, 0, dealt)
+    reached = player.play_turns(apply(trial, charge)[0], side, decided, "turns", 0, dealt)
+    assert (begun + 1, side) in owners  # the double turn
+    assert (begun + 2, 1 - side) in owners  # the enemy's turn, played
+    assert outcome(reached) is None and reached.extra["turns"] == begun + 3
+
+
 def test_who_goes_first_is_weighed_to_the_end_of_the_round() -> None:
     decided = _decision("first_turn")
     player = SearchPlayer(0)
@@ -493,17 +521,19 @@ def test_the_searchs_turn_rollouts_must_beat_the_heuristics_pick_by_its_head_sta
 
 def test_the_searchs_turn_rollouts_give_each_unit_its_own_dice_and_are_seeded() -> None:
     """A turn rollout places every action's dice by its seed and the unit acting (its k-th
-    action), so the same seed reaches the same state, another seed another; the search's
-    pick is the same for the same player seed and the state decided on is untouched."""
+    action; an action of no unit by its turn and phase), so the same seed reaches the same
+    state and another seed another, and the enemy's units roll their own dice in their turn;
+    the search's pick is the same for the same player seed and the state decided on is
+    untouched."""
     decided = _decision("charge")
     before = decided.state_hash()
     charge = next(action for action in legal_actions(decided) if action.kind == "charge")
-    player = SearchPlayer(0, turn_steps=12)
+    player = SearchPlayer(0)
 
     def reached(seed: int) -> tuple[str, dict[tuple[int, int], int]]:
         dealt: dict[tuple[int, int], int] = {}
         trial = decided.clone()
-        trial.rng = player.dice(trial, charge, seed, dealt)
+        trial.rng = player.turn_dice(trial, charge, seed, dealt)
         after = apply(trial, charge)[0]
         end = player.play_turns(after, charge.side, decided, "turns", seed, dealt)
         return end.state_hash(), dealt
@@ -512,6 +542,10 @@ def test_the_searchs_turn_rollouts_give_each_unit_its_own_dice_and_are_seeded() 
     assert reached(5)[0] == first
     assert reached(6)[0] != first
     assert dealt[(charge.side, decided.unit_index(str(charge.unit)) + 1)] >= 1
+    assert any(side != charge.side and unit > 0 for side, unit in dealt)  # the enemy's units
+    end_phase = Action("end_phase", charge.side)
+    assert player.turn_dice(decided, end_phase, 5, {}) == player.turn_dice(decided, end_phase,
+                                                                          5, dealt)  # fmt: skip
     menu = legal_actions(decided)
     picks = {SearchPlayer(7, rollouts=1, turn_steps=12).choose(decided, menu) for _ in "ab"}
     assert len(picks) == 1

@@ -64,7 +64,7 @@ FIELD, INVASION, PRIZE, LOOT = "Field of Glory", "Invasion", "Arcane Prize", "Lo
 QUARTERED, FIRST_BLOOD = "Drawn and Quartered", "First Blood"
 ATTRITION = "War of Attrition"
 DISTINCT_GAP = 3.0  # inches between two destinations of one order that the search weighs both
-# decisions the search weighs by rollouts to the end of the enemy's next turn (search_mode)
+# decisions the search weighs by rollouts through the enemy's next turn (search_mode)
 SEARCHED_KINDS = frozenset({"charge", "fight"})
 TWO_D6: FloatArray = power(die(6), 2)  # P(2D6 == v), indexed by v
 

@@ -7,7 +7,8 @@ scored) or ``horizon`` further actions have been taken: the opponent chooses fro
 menu, as the heuristic player does (``whole_replies``, since 2026-11-26), so the rollouts
 foresee a heuristic opponent's replies exactly but for the dice; our side from the part of
 the menu the ruleset calls cheap enough (:meth:`Evaluation.rollout_menu`: in OpenWar the
-whole menu since stop 44, in Age of Sigmar one unit's choices). The leaf is
+whole menu since stop 44; Age of Sigmar's one unit's choices are no longer used, its search
+looking through whole turns instead, below). The leaf is
 scored by the evaluation's position value as a win chance (a finished battle by its result: a
 win 1, a loss 0, a draw ``draw``, 0.1 since stop 43: the search plays to win, so it takes a
 fair chance of winning over a sure draw, yet still prefers a draw to a loss).
@@ -22,9 +23,9 @@ Sigmar, where a side moves its whole army in its turn, a unit's different moves,
 options as well.
 Where and how far the search looks is the ruleset's call (:meth:`Evaluation.search_mode`):
 OpenWar weighs every decision as above; Age of Sigmar weighs only charges and fights, by
-rollouts to the end of the enemy's next turn, and who goes first, to the end of the round,
-each unit with its own dice (:meth:`SearchPlayer.weigh_turns`), and takes the heuristic's
-pick elsewhere.
+rollouts through the enemy's next turn (after a double turn too), and who goes first, to the
+end of the round, each unit with its own dice (:meth:`SearchPlayer.weigh_turns`), and takes
+the heuristic's pick elsewhere.
 Successive halving: every candidate gets ``rollouts`` rollouts, the
 better half gets as many again, and so on until one is left, so most of the budget goes to the
 close calls. The heuristic's own pick keeps a head start of ``prior`` (a win chance), so a
@@ -36,6 +37,7 @@ machine.
 from __future__ import annotations
 
 import math
+import zlib
 from typing import Any
 
 import numpy as np
@@ -132,9 +134,9 @@ class SearchPlayer:
         """The candidate (an index of ``menu``) with the best mean win chance over
         ``2 * rollouts`` rollouts each played on by :meth:`play_turns` (``mode`` "turns" or
         "round"; :meth:`turn_pick`). Every rollout seed is tried with every candidate, each
-        unit with its own dice (:meth:`dice`, as ``unit_dice`` gives the short rollouts): a
-        unit's k-th action rolls the same dice whichever candidate was taken, so the
-        candidates are compared on the same luck through the enemy's whole turn."""
+        unit with its own dice (:meth:`turn_dice`, as ``unit_dice`` gives the short
+        rollouts): a unit's k-th action rolls the same dice whichever candidate was taken, so
+        the candidates are compared on much the same luck through the enemy's turn."""
         if len(alive) == 1:
             return alive[0]
         count = 2 * self.rollouts
@@ -146,7 +148,7 @@ class SearchPlayer:
             for seed in seeds:
                 trial = state.clone()
                 dealt: dict[tuple[int, int], int] = {}
-                trial.rng = self.dice(trial, menu[i], seed, dealt)
+                trial.rng = self.turn_dice(trial, menu[i], seed, dealt)
                 after = apply(trial, menu[i])[0]
                 reached = self.play_turns(after, side, state, mode, seed, dealt)
                 total += self.win_chance(reached, side)
@@ -171,27 +173,51 @@ class SearchPlayer:
     ) -> GameState:
         """Play on greedily, both sides from their whole menus, from ``state`` (the rollout's
         own, after a decision of ``side`` taken in ``decided``) until the battle ends or, in
-        ``mode`` "round", the battle round ends; in "turns", two more turns have begun than at
-        the decision (the ruleset's ``extra["turns"]``): from a decision in ``side``'s own
-        turn, the enemy's next turn played through; from one in the enemy's turn, the rest of
-        it and ``side``'s own next turn. Each action's dice are placed by ``seed`` and
-        ``dealt`` (:meth:`dice`). The state reached is returned."""
-        turns = int(decided.extra.get("turns", 0)) + 2
+        ``mode`` "round", the battle round ends; in "turns", until the next turn of the side
+        whose turn it was not at the decision has been played through (the ruleset keeps the
+        turns begun in ``extra["turns"]`` and whose turn it is in ``extra["turn"]``): from a
+        decision in ``side``'s own turn, the enemy's next turn, even after a double turn of
+        ``side``'s; from one in the enemy's turn, the rest of it and ``side``'s own next turn.
+        Each action's dice are placed by ``seed`` and ``dealt`` (:meth:`turn_dice`). The state
+        reached is returned (``state`` itself may be changed)."""
+        begun = int(decided.extra.get("turns", 0))
+        owner = decided.extra.get("turn")  # None before the first turn
+        other = 1 - (side if owner is None else int(owner))
+        theirs: int | None = None  # the count at which the other side's next turn began
         dealt = {} if dealt is None else dealt
         for _ in range(self.turn_steps):
             if outcome(state) is not None:
                 break
             if mode == "round" and state.round != decided.round:
                 break
-            if mode == "turns" and int(state.extra.get("turns", 0)) >= turns:
+            turns = int(state.extra.get("turns", 0))
+            if theirs is None and turns > begun and state.extra.get("turn") == other:
+                theirs = turns
+            # three turns begun cover any order of turns (a double turn in between)
+            if mode == "turns" and ((theirs is not None and turns > theirs) or turns > begun + 3):
                 break
             menu = legal_actions(state)
             if not menu:
                 break
             chosen = self.heuristic.choose(state, menu)
-            state.rng = self.dice(state, chosen, seed, dealt)
+            state.rng = self.turn_dice(state, chosen, seed, dealt)
             state = apply(state, chosen)[0]
         return state
+
+    def turn_dice(
+        self, state: GameState, action: Action, seed: int, dealt: dict[tuple[int, int], int]
+    ) -> dict[str, Any]:
+        """The dice of ``action`` in a turn rollout of ``seed``: a unit's own stream
+        (:meth:`dice`), and for an action of no unit (ending a phase, choosing who goes
+        first) a stream of the turn and phase it is taken in, so that the rolls the turn's
+        end makes (battleshock, the next round's roll-off) are the same whichever candidate
+        came first."""
+        if action.unit is not None:
+            return self.dice(state, action, seed, dealt)
+        phase = zlib.crc32(state.phase.encode())
+        turns = int(state.extra.get("turns", 0))
+        sequence = np.random.SeedSequence([seed, action.side, 0, state.round, turns, phase])
+        return dict(np.random.PCG64(sequence).state)
 
     def win_chance(self, state: GameState, side: int) -> float:
         """A rollout's leaf for ``side``: a finished battle by its result (a draw ``draw``),
