@@ -541,11 +541,15 @@ def test_the_searchs_turn_rollouts_give_each_unit_its_own_dice_and_are_seeded() 
     first, dealt = reached(5)
     assert reached(5)[0] == first
     assert reached(6)[0] != first
-    assert dealt[(charge.side, decided.unit_index(str(charge.unit)) + 1)] >= 1
+    charger = (charge.side, decided.unit_index(str(charge.unit)) + 1)
+    assert dealt[charger] >= 2  # the charger acted again in the rollout, on its own dice
     assert any(side != charge.side and unit > 0 for side, unit in dealt)  # the enemy's units
+    # an action of no unit rolls by its turn and phase, not by how many came before it
     end_phase = Action("end_phase", charge.side)
+    counted = {(charge.side, 0): 3}
     assert player.turn_dice(decided, end_phase, 5, {}) == player.turn_dice(decided, end_phase,
-                                                                          5, dealt)  # fmt: skip
+                                                                          5, counted)  # fmt: skip
+    assert player.dice(decided, end_phase, 5, {}) != player.dice(decided, end_phase, 5, counted)
     menu = legal_actions(decided)
     picks = {SearchPlayer(7, rollouts=1, turn_steps=12).choose(decided, menu) for _ in "ab"}
     assert len(picks) == 1
