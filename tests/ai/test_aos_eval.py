@@ -513,10 +513,54 @@ def test_who_goes_first_is_weighed_to_the_end_of_the_round() -> None:
 
 
 def test_the_searchs_turn_rollouts_must_beat_the_heuristics_pick_by_its_head_start() -> None:
-    player = SearchPlayer(0, turn_prior=0.03)
+    player = SearchPlayer(0, turn_prior=0.03, turn_confirm=0)
     assert player.turn_pick([5, 2, 9], [0.50, 0.52, 0.45]) == 5  # within the head start
     assert player.turn_pick([5, 2, 9], [0.50, 0.54, 0.45]) == 2  # beyond it
     assert player.turn_pick([5, 2, 9], [0.40, 0.45, 0.45]) == 2  # ties keep the order
+
+
+def test_a_challengers_gain_is_confirmed_beyond_the_head_start_and_its_error() -> None:
+    player = SearchPlayer(0, turn_prior=0.03, turn_z=1.64)
+    assert player.confirmed([0.10] * 12)  # a steady gain
+    assert not player.confirmed([0.02] * 12)  # steady, but within the head start
+    assert not player.confirmed([0.0] * 11 + [0.6])  # mean 0.05, one lucky seed
+    assert player.confirmed([0.04, 0.06] * 6)  # mean 0.05, small spread
+
+
+def _weighed(
+    monkeypatch: pytest.MonkeyPatch, first: list[float], fresh: list[float], confirm: int = 4
+) -> tuple[int, list[int]]:
+    """What :meth:`SearchPlayer.weigh_turns` picks among three candidates (menu indexes 7,
+    3, 5, the heuristic's pick first) when the challengers' rollouts are worth ``first`` on
+    the first seeds and the one confirmed ``fresh`` on the fresh ones (the pick 0.5 on
+    every seed), and how many rollouts were played."""
+    player = SearchPlayer(0, rollouts=2, turn_confirm=confirm, turn_prior=0.03)
+    calls: list[int] = []
+
+    def value(state: GameState, action: Action, side: int, mode: str, seed: int) -> float:
+        index = int(str(action.unit))
+        calls.append(index)
+        if index == 7:
+            return 0.5
+        later = len(calls) > 12  # 3 candidates x 4 seeds come first
+        return fresh[0] if later else first[0 if index == 3 else 1]
+
+    monkeypatch.setattr(player, "turn_value", value)
+    menu = [Action("fight", 0, unit=str(i)) for i in range(8)]
+    return player.weigh_turns(GameState.__new__(GameState), menu, [7, 3, 5], "turns"), calls
+
+
+def test_the_turn_search_overrules_only_with_a_gain_confirmed_on_fresh_seeds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    picked, calls = _weighed(monkeypatch, [0.45, 0.48], [0.9])
+    assert (picked, len(calls)) == (7, 12)  # no challenger ahead: nothing to confirm
+    picked, calls = _weighed(monkeypatch, [0.45, 0.70], [0.5])
+    assert picked == 7 and calls[12:] == [5, 7] * 4  # ahead at first, level on fresh seeds
+    picked, calls = _weighed(monkeypatch, [0.45, 0.70], [0.6])
+    assert picked == 5  # the gain stands on fresh seeds
+    picked, calls = _weighed(monkeypatch, [0.45, 0.70], [0.6], confirm=0)
+    assert (picked, len(calls)) == (5, 12)  # without confirmation: the best mean
 
 
 def test_the_searchs_turn_rollouts_give_each_unit_its_own_dice_and_are_seeded() -> None:

@@ -24,8 +24,9 @@ options as well.
 Where and how far the search looks is the ruleset's call (:meth:`Evaluation.search_mode`):
 OpenWar weighs every decision as above; Age of Sigmar weighs only charges and fights, by
 rollouts through the enemy's next turn (after a double turn too), and who goes first, to the
-end of the round, each unit with its own dice (:meth:`SearchPlayer.weigh_turns`), and takes
-the heuristic's pick elsewhere.
+end of the round, each unit with its own dice (:meth:`SearchPlayer.weigh_turns`), overruling
+the heuristic only on a gain confirmed on fresh dice, and takes the heuristic's pick
+elsewhere.
 Successive halving: every candidate gets ``rollouts`` rollouts, the
 better half gets as many again, and so on until one is left, so most of the budget goes to the
 close calls. The heuristic's own pick keeps a head start of ``prior`` (a win chance), so a
@@ -66,6 +67,8 @@ class SearchPlayer:
         draw: float = 0.1,
         turn_prior: float = 0.03,
         turn_steps: int = 400,
+        turn_confirm: int = 12,
+        turn_z: float = 1.64,
         evaluation: Evaluation | None = None,
     ) -> None:
         sequence = (
@@ -82,6 +85,8 @@ class SearchPlayer:
         self.draw = draw
         self.turn_prior = turn_prior
         self.turn_steps = turn_steps
+        self.turn_confirm = turn_confirm
+        self.turn_z = turn_z
         self.evaluation = evaluation
         self.heuristic = HeuristicPlayer(0, evaluation)
 
@@ -131,29 +136,56 @@ class SearchPlayer:
     def weigh_turns(
         self, state: GameState, menu: list[Action], alive: list[int], mode: SearchMode
     ) -> int:
-        """The candidate (an index of ``menu``) with the best mean win chance over
-        ``2 * rollouts`` rollouts each played on by :meth:`play_turns` (``mode`` "turns" or
-        "round"; :meth:`turn_pick`). Every rollout seed is tried with every candidate, each
-        unit with its own dice (:meth:`turn_dice`, as ``unit_dice`` gives the short
-        rollouts): a unit's k-th action rolls the same dice whichever candidate was taken, so
-        the candidates are compared on much the same luck through the enemy's turn."""
+        """The candidate (an index of ``menu``) to take: each of ``alive`` (the heuristic's
+        pick first) is tried with the same ``2 * rollouts`` rollout seeds, each played on by
+        :meth:`play_turns` (``mode`` "turns" or "round") and valued as a win chance
+        (:meth:`turn_value`). With ``turn_confirm`` 0 the best mean is taken, the pick ahead
+        by ``turn_prior`` (:meth:`turn_pick`). Otherwise the challenger with the best mean
+        is confirmed on ``turn_confirm`` fresh seeds against the pick (:meth:`confirmed`):
+        it is taken only when its gain on them, seed by seed, is beyond ``turn_prior`` and
+        beyond ``turn_z`` standard errors of it, so a challenger that only drew lucky first
+        seeds (the best of several is flattered by its luck) does not overrule the exact
+        odds. Every rollout seed is tried with every candidate, each unit with its own dice
+        (:meth:`turn_dice`): a unit's k-th action rolls the same dice whichever candidate
+        was taken, so the candidates are compared on much the same luck."""
         if len(alive) == 1:
             return alive[0]
-        count = 2 * self.rollouts
-        seeds = [int(s) for s in self.generator.integers(0, 2**63, size=count)]
         side = menu[alive[0]].side
-        means = []
-        for i in alive:
-            total = 0.0
-            for seed in seeds:
-                trial = state.clone()
-                dealt: dict[tuple[int, int], int] = {}
-                trial.rng = self.turn_dice(trial, menu[i], seed, dealt)
-                after = apply(trial, menu[i])[0]
-                reached = self.play_turns(after, side, state, mode, seed, dealt)
-                total += self.win_chance(reached, side)
-            means.append(total / count)
-        return self.turn_pick(alive, means)
+        seeds = [int(s) for s in self.generator.integers(0, 2**63, size=2 * self.rollouts)]
+        values = [
+            [self.turn_value(state, menu[i], side, mode, seed) for seed in seeds] for i in alive
+        ]
+        means = [sum(row) / len(row) for row in values]
+        if self.turn_confirm == 0:
+            return self.turn_pick(alive, means)
+        best = max(range(1, len(alive)), key=lambda k: (means[k], -k))
+        if means[best] <= means[0]:
+            return alive[0]
+        fresh = [int(s) for s in self.generator.integers(0, 2**63, size=self.turn_confirm)]
+        gains = [
+            self.turn_value(state, menu[alive[best]], side, mode, seed)
+            - self.turn_value(state, menu[alive[0]], side, mode, seed)
+            for seed in fresh
+        ]
+        return alive[best] if self.confirmed(gains) else alive[0]
+
+    def confirmed(self, gains: list[float]) -> bool:
+        """Whether a challenger's gains over the heuristic's pick, one a rollout seed, show
+        a real gain: their mean beyond ``turn_prior`` and beyond ``turn_z`` standard errors
+        (a one-sided test; 1.64 is 95%)."""
+        mean = float(np.mean(gains))
+        error = float(np.std(gains, ddof=1)) / math.sqrt(len(gains)) if len(gains) > 1 else 0.0
+        return mean > self.turn_prior and mean - self.turn_z * error > 0.0
+
+    def turn_value(
+        self, state: GameState, action: Action, side: int, mode: SearchMode, seed: int
+    ) -> float:
+        """The win chance for ``side`` of one turn rollout of ``seed`` after ``action``."""
+        trial = state.clone()
+        dealt: dict[tuple[int, int], int] = {}
+        trial.rng = self.turn_dice(trial, action, seed, dealt)
+        after = apply(trial, action)[0]
+        return self.win_chance(self.play_turns(after, side, state, mode, seed, dealt), side)
 
     def turn_pick(self, alive: list[int], means: list[float]) -> int:
         """The candidate of ``alive`` (the heuristic's pick first) with the best mean win
