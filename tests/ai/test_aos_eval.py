@@ -525,25 +525,32 @@ def test_a_challengers_gain_is_confirmed_beyond_the_head_start_and_its_error() -
     assert not player.confirmed([0.02] * 12)  # steady, but within the head start
     assert not player.confirmed([0.0] * 11 + [0.6])  # mean 0.05, one lucky seed
     assert player.confirmed([0.04, 0.06] * 6)  # mean 0.05, small spread
+    # mean 0.05, error 0.015: 1.64 errors (0.025) leave it above nothing, which is the test,
+    # though not above the head start; 3.5 errors (0.053) do not
+    assert player.confirmed([0.0, 0.10] * 6)
+    assert not SearchPlayer(0, turn_z=3.5).confirmed([0.0, 0.10] * 6)
+    with pytest.raises(ValueError, match="turn_confirm"):
+        SearchPlayer(0, turn_confirm=1)  # one fresh seed has no error to weigh
 
 
 def _weighed(
     monkeypatch: pytest.MonkeyPatch, first: list[float], fresh: list[float], confirm: int = 4
-) -> tuple[int, list[int]]:
+) -> tuple[int, list[tuple[int, int]]]:
     """What :meth:`SearchPlayer.weigh_turns` picks among three candidates (menu indexes 7,
     3, 5, the heuristic's pick first) when the challengers' rollouts are worth ``first`` on
-    the first seeds and the one confirmed ``fresh`` on the fresh ones (the pick 0.5 on
-    every seed), and how many rollouts were played."""
+    the first seeds and the one confirmed ``fresh`` on the fresh ones, in turn (the pick 0.5
+    on every seed), and the (candidate, seed) of every rollout played."""
     player = SearchPlayer(0, rollouts=2, turn_confirm=confirm, turn_prior=0.03)
-    calls: list[int] = []
+    calls: list[tuple[int, int]] = []
 
     def value(state: GameState, action: Action, side: int, mode: str, seed: int) -> float:
         index = int(str(action.unit))
-        calls.append(index)
+        calls.append((index, seed))
         if index == 7:
             return 0.5
-        later = len(calls) > 12  # 3 candidates x 4 seeds come first
-        return fresh[0] if later else first[0 if index == 3 else 1]
+        if len(calls) > 12:  # 3 candidates x 4 seeds come first
+            return fresh[(len(calls) - 13) // 2 % len(fresh)]
+        return first[0 if index == 3 else 1]
 
     monkeypatch.setattr(player, "turn_value", value)
     menu = [Action("fight", 0, unit=str(i)) for i in range(8)]
@@ -555,12 +562,31 @@ def test_the_turn_search_overrules_only_with_a_gain_confirmed_on_fresh_seeds(
 ) -> None:
     picked, calls = _weighed(monkeypatch, [0.45, 0.48], [0.9])
     assert (picked, len(calls)) == (7, 12)  # no challenger ahead: nothing to confirm
+    assert sorted(calls[:12]) == sorted((i, seed) for i in (7, 3, 5) for _, seed in calls[:4])
     picked, calls = _weighed(monkeypatch, [0.45, 0.70], [0.5])
-    assert picked == 7 and calls[12:] == [5, 7] * 4  # ahead at first, level on fresh seeds
-    picked, calls = _weighed(monkeypatch, [0.45, 0.70], [0.6])
-    assert picked == 5  # the gain stands on fresh seeds
+    assert picked == 7 and len(calls) == 20  # ahead at first, level on fresh seeds
+    first, fresh = {seed for _, seed in calls[:12]}, calls[12:]
+    assert [i for i, _ in fresh] == [5, 7] * 4  # the challenger and the pick, seed by seed
+    assert all(fresh[k][1] == fresh[k + 1][1] not in first for k in range(0, 8, 2))
+    assert len({seed for _, seed in fresh}) == 4  # four fresh seeds
+    assert _weighed(monkeypatch, [0.45, 0.70], [0.6])[0] == 5  # the gain stands on them
+    assert _weighed(monkeypatch, [0.45, 0.70], [0.54, 0.58])[0] == 5  # 0.06 +- 0.01
+    assert _weighed(monkeypatch, [0.45, 0.70], [0.3, 0.9])[0] == 7  # 0.1 +- 0.17: luck
     picked, calls = _weighed(monkeypatch, [0.45, 0.70], [0.6], confirm=0)
     assert (picked, len(calls)) == (5, 12)  # without confirmation: the best mean
+
+
+def test_a_leaf_far_beyond_the_margin_scale_is_a_nil_chance_not_an_overflow() -> None:
+    class Lopsided:
+        def position_value(self, state: GameState, side: int) -> float:
+            return -1e6 if side == 0 else 1e6
+
+        def margin_scale(self, state: GameState) -> float:
+            return 1.0
+
+    player = SearchPlayer(0, evaluation=Lopsided())  # type: ignore[arg-type]
+    assert player.win_chance(duel(), 0) == 0.0
+    assert player.win_chance(duel(), 1) == 1.0
 
 
 def test_the_searchs_turn_rollouts_give_each_unit_its_own_dice_and_are_seeded() -> None:
