@@ -24,9 +24,9 @@ options as well.
 Where and how far the search looks is the ruleset's call (:meth:`Evaluation.search_mode`):
 OpenWar weighs every decision as above; Age of Sigmar weighs only charges and fights, by
 rollouts through the enemy's next turn (after a double turn too), and who goes first, to the
-end of the round, each unit with its own dice (:meth:`SearchPlayer.weigh_turns`), overruling
-the heuristic only on a gain confirmed on fresh dice, and takes the heuristic's pick
-elsewhere.
+end of the round, each unit with its own dice (:meth:`SearchPlayer.weigh_turns`; with
+``turn_confirm``, off by default since stop 47's measurement, overruling the heuristic only on
+a gain confirmed on fresh dice), and takes the heuristic's pick elsewhere.
 Successive halving: every candidate gets ``rollouts`` rollouts, the
 better half gets as many again, and so on until one is left, so most of the budget goes to the
 close calls. The heuristic's own pick keeps a head start of ``prior`` (a win chance), so a
@@ -67,7 +67,7 @@ class SearchPlayer:
         draw: float = 0.1,
         turn_prior: float = 0.03,
         turn_steps: int = 400,
-        turn_confirm: int = 12,
+        turn_confirm: int = 0,
         turn_z: float = 1.64,
         evaluation: Evaluation | None = None,
     ) -> None:
