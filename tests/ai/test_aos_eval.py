@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -10,6 +11,7 @@ import pytest
 from openwar.ai import HeuristicPlayer, SearchPlayer, evaluation_for
 from openwar.ai.aos_eval import (
     EVALUATION,
+    PLANS,
     TWO_D6,
     WEIGHTS,
     AosEvaluation,
@@ -24,6 +26,7 @@ from openwar.ai.aos_eval import (
     objective_value,
     one_unit_menu,
     pooled_damage,
+    potential,
     stake,
     wound_value,
 )
@@ -308,7 +311,8 @@ def test_search_plays_a_whole_aos_battle_deterministically() -> None:
     hashes = []
     for _ in range(2):
         state, _ = start(load_setup((army, army), None, 2))
-        search = SearchPlayer(3, candidates=2, rollouts=1, horizon=3, turn_steps=4)
+        search = SearchPlayer(3, candidates=2, rollouts=1, horizon=3, turn_steps=4,
+                              plan_rollouts=1)  # fmt: skip
         players = (search, HeuristicPlayer(4))
         while outcome(state) is None:
             menu = legal_actions(state)
@@ -439,8 +443,9 @@ def _menu_of(state: GameState) -> tuple[GameState, list[Action]]:
 def test_a_decision_the_search_does_not_weigh_is_the_heuristics_pick_without_rollouts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """With plans off (``plan_rollouts`` 0, the search of stop 46)."""
     state, menu = _menu_of(_decision("move"))
-    player = SearchPlayer(0)
+    player = SearchPlayer(0, plan_rollouts=0)
 
     def no_rollouts(*args: object) -> float:
         raise AssertionError("a rollout was played")
@@ -576,6 +581,136 @@ def test_the_turn_search_overrules_only_with_a_gain_confirmed_on_fresh_seeds(
     assert (picked, len(calls)) == (5, 12)  # without confirmation: the best mean
 
 
+def test_the_plans_are_the_evaluation_with_a_few_other_weights() -> None:
+    plans = EVALUATION.plans()
+    assert list(plans) == list(PLANS) and plans["default"] is EVALUATION
+    assert EVALUATION.plans() is plans  # built once
+    assert all(plan.w == PLANS[name] for name, plan in plans.items())
+    assert len({plan.w for plan in plans.values()}) == len(PLANS)
+    tuned = AosEvaluation(replace(WEIGHTS, margin=0.5))  # the plans' changes on its own weights
+    assert tuned.plans()["wary"].w == replace(PLANS["wary"], margin=0.5)
+
+
+def test_evaluations_with_other_weights_read_one_state_without_mixing_what_they_remember() -> None:
+    """The facts an evaluation remembers while a state is read that depend on its weights
+    are kept apart for each set of weights, so a plan values a state as it would alone."""
+    state = _decision("shoot")
+    shot = next(action for action in legal_actions(state) if action.kind == "shoot")
+    unit = state.unit(str(shot.unit))
+    other = replace(WEIGHTS, battleshock=0.0, material=0.3)
+    alone = potential(state, unit, str(shot.target), True, False, other)
+    with state.reading():
+        default = potential(state, unit, str(shot.target), True, False, WEIGHTS)
+        together = potential(state, unit, str(shot.target), True, False, other)
+    assert together == alone
+    assert default != alone  # the weights change what the attack is worth
+
+
+def _planners() -> dict[str, HeuristicPlayer]:
+    return {name: HeuristicPlayer(0, plan) for name, plan in EVALUATION.plans().items()}
+
+
+def test_a_plan_is_taken_on_its_mean_win_chance_the_default_ahead_by_its_head_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    player = SearchPlayer(0, plan_rollouts=3, plan_prior=0.02)
+    planners = _planners()
+    played: list[tuple[str, int]] = []
+    worth: dict[str, float] = {}
+    names = {id(planner): name for name, planner in planners.items()}
+
+    def play(state: GameState, side: int, decided: GameState, mode: str, seed: int,
+             dealt: object, ours: HeuristicPlayer) -> str:  # fmt: skip
+        assert mode == "turns" and state is not decided  # a clone is played
+        played.append((names[id(ours)], seed))
+        return names[id(ours)]
+
+    monkeypatch.setattr(player, "play_turns", play)
+    monkeypatch.setattr(player, "win_chance", lambda reached, side: worth[reached])
+    state = _decision("move")
+    worth.update(default=0.50, bold=0.51, wary=0.40, objectives=0.45)
+    assert player.pick_plan(state, 0, planners) == "default"  # within the head start
+    worth.update(bold=0.53)
+    assert player.pick_plan(state, 0, planners) == "bold"  # beyond it
+    worth.update(objectives=0.53)
+    assert player.pick_plan(state, 0, planners) == "bold"  # ties go to the plans' order
+    seeds = {name: [seed for plan, seed in played[-12:] if plan == name] for name in PLANS}
+    assert all(len(set(s)) == 3 and s == seeds["default"] for s in seeds.values())
+
+
+def _reply_decision() -> GameState:
+    """A decision with a choice taken in the enemy's turn (a fight, an allocation)."""
+    army = RULESET_ARMIES["aos"][0]
+    state, _ = start(load_setup((army, army), None, 2))
+    player = HeuristicPlayer()
+    while outcome(state) is None:
+        menu = legal_actions(state)
+        turn = state.extra.get("turn")
+        if state.phase != "setup" and len(menu) > 1 and turn is not None and menu[0].side != turn:
+            return state
+        state = apply(state, player.choose(state, menu))[0]
+    raise AssertionError("no choice in the enemy's turn")
+
+
+def test_the_search_picks_a_plan_at_its_turns_first_decision_and_plays_the_turn_by_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state, menu = _menu_of(_decision("move"))
+    player = SearchPlayer(0, plan_rollouts=2)
+    picked: list[int] = []
+
+    def pick(decided: GameState, side: int, planners: dict[str, HeuristicPlayer]) -> str:
+        picked.append(int(decided.extra["turns"]))
+        return "wary"
+
+    monkeypatch.setattr(player, "pick_plan", pick)
+    wary, default = _planners()["wary"], HeuristicPlayer()
+    assert wary.choose(state, menu) != default.choose(state, menu)  # the plans differ here
+    assert player.choose(state, menu) == wary.choose(state, menu)
+    assert player.choose(state, menu) == wary.choose(state, menu)
+    assert picked == [state.extra["turns"]]  # once a turn
+    reply, options = _menu_of(_reply_decision())
+    assert SearchPlayer(0).choose(reply, options) == default.choose(reply, options)
+    assert SearchPlayer(0, plan_rollouts=0).planners is None
+
+
+def test_a_plan_rollout_plays_its_sides_turn_by_the_plan_and_the_enemys_next_turn_by_default() -> (
+    None
+):
+    decided = _decision("move")
+    before = decided.state_hash()
+    side, begun = decided.active, int(decided.extra["turns"])
+    player = SearchPlayer(0)
+    plan = _planners()["bold"]
+    by: list[tuple[str, int, int, int]] = []
+
+    def watched(name: str, chooser: HeuristicPlayer) -> None:
+        choose = chooser.choose
+
+        def watching(state: GameState, menu: list[Action]) -> Action:
+            by.append((name, menu[0].side, int(state.extra["turn"]), int(state.extra["turns"])))
+            return choose(state, menu)
+
+        chooser.choose = watching  # type: ignore[method-assign]
+
+    watched("plan", plan)
+    watched("default", player.heuristic)
+
+    def reached(seed: int) -> str:
+        by.clear()
+        end = player.play_turns(decided.clone(), side, decided, "turns", seed, {}, plan)
+        assert outcome(end) is not None or int(end.extra["turns"]) in (begun + 2, begun + 3)
+        return end.state_hash()
+
+    first = reached(5)
+    assert by[0][0] == "plan"
+    assert all((who, turns) == (side, begun) for name, who, _, turns in by if name == "plan")
+    assert all(who != side or turns != begun for name, who, _, turns in by if name == "default")
+    assert any(name == "default" and turn == 1 - side for name, _, turn, _ in by)
+    assert reached(5) == first and reached(6) != first
+    assert decided.state_hash() == before
+
+
 def test_a_leaf_far_beyond_the_margin_scale_is_a_nil_chance_not_an_overflow() -> None:
     class Lopsided:
         def position_value(self, state: GameState, side: int) -> float:
@@ -621,6 +756,9 @@ def test_the_searchs_turn_rollouts_give_each_unit_its_own_dice_and_are_seeded() 
                                                                           5, counted)  # fmt: skip
     assert player.dice(decided, end_phase, 5, {}) != player.dice(decided, end_phase, 5, counted)
     menu = legal_actions(decided)
-    picks = {SearchPlayer(7, rollouts=1, turn_steps=12).choose(decided, menu) for _ in "ab"}
+    picks = {
+        SearchPlayer(7, rollouts=1, turn_steps=12, plan_rollouts=0).choose(decided, menu)
+        for _ in "ab"
+    }
     assert len(picks) == 1
     assert decided.state_hash() == before

@@ -104,6 +104,16 @@ class Weights:
 
 WEIGHTS = Weights()
 
+PLANS: dict[str, Weights] = {
+    "default": WEIGHTS,
+    "bold": replace(WEIGHTS, threat=0.1, retaliation=0.4, now=1.0),
+    "wary": replace(WEIGHTS, threat=1.0, retaliation=1.2, now=0.4),
+    "objectives": replace(WEIGHTS, objective=1.2, gather=1.0, advance=0.5),
+}
+"""The search's plans for a turn (:meth:`AosEvaluation.plans`): the default judgement, one
+that shrugs off the enemy's reply and seizes this turn's attacks, one that fears the reply
+and keeps out of reach, one that wants the objectives more than the enemy."""
+
 
 @dataclass(frozen=True)
 class Forecast:
@@ -125,11 +135,15 @@ def at_least_2d6(need: float) -> float:
     return float(TWO_D6[k:].sum()) if k < len(TWO_D6) else 0.0
 
 
-def _memo(state: GameState) -> dict[Any, Any]:
-    """Facts about this state worth keeping while the state is only read (else nothing)."""
+def _memo(state: GameState, w: Weights | None = None) -> dict[Any, Any]:
+    """Facts about this state worth keeping while the state is only read (else nothing);
+    those that depend on the weights ``w`` kept apart for each set of weights, so that
+    evaluations with other weights (the search's plans) may read the same state."""
     if state.scratch is None:
         return {}
-    found: dict[Any, Any] = state.scratch.setdefault("aos_eval", {})
+    found: dict[Any, Any] = state.scratch.setdefault(
+        "aos_eval" if w is None else ("aos_eval", w), {}
+    )
     return found
 
 
@@ -379,7 +393,7 @@ def potential(
     """The unit's attack on the target with every weapon (melee: its front), as if in range
     (with ``shield``: the target re-rolls save rolls of 1)."""
     key = ("potential", unit.id, target_id, missile, charged, shield)
-    memo = _memo(state)
+    memo = _memo(state, w)
     found: Forecast | None = memo.get(key)
     if found is None:
         target = state.unit(target_id)
@@ -651,8 +665,8 @@ def gathering(state: GameState, side: int, w: Weights = WEIGHTS) -> Gathering | 
     within 3" of an enemy could outnumber the enemy on by moving and running there within
     ``w.gather_rounds`` turns; None when there is none (remembered while the state is only
     read). A mass no single unit can outnumber gives no unit a reason to go on its own."""
-    memo = _memo(state)
-    key = ("gathering", side, w)
+    memo = _memo(state, w)
+    key = ("gathering", side)
     if key not in memo:
         memo[key] = _gathering(state, side, w)
     found: Gathering | None = memo[key]
@@ -845,6 +859,23 @@ class AosEvaluation:
 
     def __init__(self, weights: Weights = WEIGHTS) -> None:
         self.w = weights
+        self._plans: dict[str, AosEvaluation] | None = None
+
+    def plans(self) -> dict[str, AosEvaluation]:
+        """The judgements the search player may play a turn of its side's by (:data:`PLANS`):
+        this evaluation first, as "default", then the others, each this evaluation with
+        another few weights."""
+        if self._plans is None:
+            self._plans = {"default": self}
+            for name, weights in PLANS.items():
+                if name != "default":
+                    changed = {
+                        f: getattr(weights, f)
+                        for f in weights.__dataclass_fields__
+                        if getattr(weights, f) != getattr(WEIGHTS, f)
+                    }
+                    self._plans[name] = AosEvaluation(replace(self.w, **changed))
+        return self._plans
 
     def action_value(self, state: GameState, action: Action) -> float:
         with state.reading():
@@ -1033,7 +1064,7 @@ class AosEvaluation:
         else:
             drive = w.advance * (nearest_enemy(state, unit, here) - nearest_enemy(state, unit, xy))
         now = opportunity(state, unit, xy, w, can_shoot=can_shoot, can_charge=can_charge)
-        memo = _memo(state)
+        memo = _memo(state, w)
         key = ("staying", unit.id, stay_shoot, stay_charge)
         if key not in memo:
             memo[key] = (
@@ -1045,7 +1076,7 @@ class AosEvaluation:
         return held + drive + w.now * (now - before) - threat
 
     def _objectives(self, state: GameState, side: int) -> float:
-        memo = _memo(state)
+        memo = _memo(state, self.w)
         key = ("objectives", side)
         if key not in memo:
             memo[key] = objective_value(state, side, w=self.w)
@@ -1095,7 +1126,7 @@ class AosEvaluation:
     def _best_run(self, state: GameState, unit: UnitState, limit: float) -> float:
         from openwar.rulesets.aos.menu import move_points
 
-        memo = _memo(state)
+        memo = _memo(state, self.w)
         key = ("best_run", unit.id, limit)
         if key in memo:
             return float(memo[key])

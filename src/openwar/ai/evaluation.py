@@ -3,7 +3,9 @@
 A ruleset plugs in by adding a module with an ``EVALUATION`` object to :data:`EVALUATIONS`;
 the players never look inside the rules themselves. An evaluation may also offer
 ``more_orders(state)``: legal orders its side's menu leaves out that the players weigh with
-the menu's (OpenWar's: a Run or an Advance onto an objective that ends in a fight).
+the menu's (OpenWar's: a Run or an Advance onto an objective that ends in a fight), and
+``plans()``: named evaluations, the default first, that the search player may play a turn of
+its side's by (Age of Sigmar's: its judgement with other weights).
 """
 
 from __future__ import annotations

@@ -26,7 +26,11 @@ OpenWar weighs every decision as above; Age of Sigmar weighs only charges and fi
 rollouts through the enemy's next turn (after a double turn too), and who goes first, to the
 end of the round, each unit with its own dice (:meth:`SearchPlayer.weigh_turns`; with
 ``turn_confirm``, off by default since stop 47's measurement, overruling the heuristic only on
-a gain confirmed on fresh dice), and takes the heuristic's pick elsewhere.
+a gain confirmed on fresh dice), and takes the heuristic's pick elsewhere. An evaluation
+that offers plans (``plans()``, Age of Sigmar's since stop 49: its judgement with other
+weights) has the search pick one at the first decision of each of its side's turns, by
+``plan_rollouts`` rollouts of each through the enemy's next turn, and play the turn by it
+(:meth:`SearchPlayer.pick_plan`); the choice of who goes first is still weighed as above.
 Successive halving: every candidate gets ``rollouts`` rollouts, the
 better half gets as many again, and so on until one is left, so most of the budget goes to the
 close calls. The heuristic's own pick keeps a head start of ``prior`` (a win chance), so a
@@ -69,6 +73,8 @@ class SearchPlayer:
         turn_steps: int = 400,
         turn_confirm: int = 0,
         turn_z: float = 1.64,
+        plan_rollouts: int = 16,
+        plan_prior: float = 0.02,
         evaluation: Evaluation | None = None,
     ) -> None:
         sequence = (
@@ -91,15 +97,25 @@ class SearchPlayer:
             )
         self.turn_confirm = turn_confirm
         self.turn_z = turn_z
+        if plan_rollouts < 0:
+            raise ValueError(f"plan_rollouts must be 0 (no plans) or more, not {plan_rollouts}")
+        self.plan_rollouts = plan_rollouts
+        self.plan_prior = plan_prior
         self.evaluation = evaluation
         self.heuristic = HeuristicPlayer(0, evaluation)
+        self.planners: dict[str, HeuristicPlayer] | None = None
+        self.plan = "default"  # the plan of the turn counted ``plan_turn``
+        self.plan_turn: int | None = None
 
     def choose(self, state: GameState, menu: list[Action]) -> Action:
         if len(menu) == 1:
             return menu[0]
+        judge = self.evaluation or evaluation_for(state.ruleset)
+        planners = self.plan_players(judge)
+        if planners is not None and state.phase not in ("setup", "first_turn"):
+            return self.by_plan(state, menu, planners)
         menu = menu + self.heuristic.more(state, menu)  # the orders the heuristic weighs too
         values = self.heuristic.values(state, menu)
-        judge = self.evaluation or evaluation_for(state.ruleset)
         mode = "none" if state.phase == "setup" else judge.search_mode(state, menu)
         if mode == "none":
             return menu[int(np.argmax(values))]
@@ -118,6 +134,52 @@ class SearchPlayer:
             ranked = sorted(alive, key=lambda i: -self._score(totals[i] / played, i, top))
             alive = ranked[: max(1, len(ranked) // 2)]
         return menu[alive[0]]
+
+    def plan_players(self, judge: Evaluation) -> dict[str, HeuristicPlayer] | None:
+        """A heuristic player for each plan the evaluation offers (``plans()``, the default
+        judgement first), or None: the evaluation offers none, or ``plan_rollouts`` is 0."""
+        offered = getattr(judge, "plans", None)
+        if offered is None or self.plan_rollouts == 0:
+            return None
+        if self.planners is None:
+            self.planners = {
+                name: self.heuristic if k == 0 else HeuristicPlayer(0, plan)
+                for k, (name, plan) in enumerate(offered().items())
+            }
+        return self.planners
+
+    def by_plan(
+        self, state: GameState, menu: list[Action], planners: dict[str, HeuristicPlayer]
+    ) -> Action:
+        """A decision of a ruleset with plans: in the side's own turn, by the plan picked at
+        the turn's first decision (:meth:`pick_plan`); in the enemy's turn (allocations,
+        unbinding, fights), by the default judgement."""
+        side = menu[0].side
+        if state.extra.get("turn") != side:
+            return planners["default"].choose(state, menu)
+        turns = int(state.extra.get("turns", 0))
+        if turns != self.plan_turn:
+            self.plan_turn = turns
+            self.plan = self.pick_plan(state, side, planners)
+        return planners[self.plan].choose(state, menu)
+
+    def pick_plan(self, state: GameState, side: int, planners: dict[str, HeuristicPlayer]) -> str:
+        """The plan to play this turn of ``side``'s by: each is tried with the same
+        ``plan_rollouts`` rollout seeds, playing ``side``'s turn from here by that plan and
+        the enemy's next turn by the default judgement (:meth:`play_turns`, each unit with its
+        own dice), and valued as a win chance; the best mean is taken, the default ahead by
+        ``plan_prior``, ties in the plans' order."""
+        seeds = [int(s) for s in self.generator.integers(0, 2**63, size=self.plan_rollouts)]
+        best, top = "default", -math.inf
+        for name, planner in planners.items():
+            total = 0.0
+            for seed in seeds:
+                reached = self.play_turns(state.clone(), side, state, "turns", seed, {}, planner)
+                total += self.win_chance(reached, side)
+            score = total / len(seeds) + (self.plan_prior if name == "default" else 0.0)
+            if score > top:
+                best, top = name, score
+        return best
 
     def shortlist(self, menu: list[Action], values: list[float], judge: Evaluation) -> list[int]:
         """The candidates: the heuristic's best action, then the next best that are
@@ -209,6 +271,7 @@ class SearchPlayer:
         mode: SearchMode,
         seed: int = 0,
         dealt: dict[tuple[int, int], int] | None = None,
+        ours: HeuristicPlayer | None = None,
     ) -> GameState:
         """Play on greedily, both sides from their whole menus, from ``state`` (the rollout's
         own, after a decision of ``side`` taken in ``decided``) until the battle ends or, in
@@ -218,7 +281,8 @@ class SearchPlayer:
         decision in ``side``'s own turn, the enemy's next turn, even after a double turn of
         ``side``'s; from one in the enemy's turn, the rest of it and ``side``'s own next turn.
         Each action's dice are placed by ``seed`` and ``dealt`` (:meth:`turn_dice`). The state
-        reached is returned (``state`` itself may be changed)."""
+        reached is returned (``state`` itself may be changed). With ``ours``, ``side``'s own
+        choices in the turn of the decision are that player's (a plan's, :meth:`pick_plan`)."""
         begun = int(decided.extra.get("turns", 0))
         owner = decided.extra.get("turn")  # None before the first turn
         other = 1 - (side if owner is None else int(owner))
@@ -238,7 +302,8 @@ class SearchPlayer:
             menu = legal_actions(state)
             if not menu:
                 break
-            chosen = self.heuristic.choose(state, menu)
+            mine = menu[0].side == side and state.extra.get("turn") == side and turns == begun
+            chosen = (ours if ours is not None and mine else self.heuristic).choose(state, menu)
             state.rng = self.turn_dice(state, chosen, seed, dealt)
             state = apply(state, chosen)[0]
         return state
