@@ -593,7 +593,9 @@ def test_the_plans_are_the_evaluation_with_a_few_other_weights() -> None:
 
 def test_evaluations_with_other_weights_read_one_state_without_mixing_what_they_remember() -> None:
     """The facts an evaluation remembers while a state is read that depend on its weights
-    are kept apart for each set of weights, so a plan values a state as it would alone."""
+    are kept apart for each set of weights, so a plan values a state as it would alone: an
+    attack's worth, and the moves of a movement phase (what staying put offers and risks, the
+    objectives, the gathering)."""
     state = _decision("shoot")
     shot = next(action for action in legal_actions(state) if action.kind == "shoot")
     unit = state.unit(str(shot.unit))
@@ -604,6 +606,17 @@ def test_evaluations_with_other_weights_read_one_state_without_mixing_what_they_
         together = potential(state, unit, str(shot.target), True, False, other)
     assert together == alone
     assert default != alone  # the weights change what the attack is worth
+    state, menu = _menu_of(_decision("move"))
+    moves = [action for action in menu if action.kind == "move"][:12]
+    differ = 0
+    for plan in list(EVALUATION.plans().values())[1:]:
+        apart = [plan.action_value(state, action) for action in moves]
+        with state.reading():
+            first = [EVALUATION.action_value(state, action) for action in moves]
+            after = [plan.action_value(state, action) for action in moves]
+        assert after == apart
+        differ += first != apart
+    assert differ >= 2  # the plans' weights change these values
 
 
 def _planners() -> dict[str, HeuristicPlayer]:
@@ -669,9 +682,26 @@ def test_the_search_picks_a_plan_at_its_turns_first_decision_and_plays_the_turn_
     assert player.choose(state, menu) == wary.choose(state, menu)
     assert player.choose(state, menu) == wary.choose(state, menu)
     assert picked == [state.extra["turns"]]  # once a turn
+    double = state.clone()  # the same side's next turn (a double turn): a new pick
+    double.extra["turns"] += 1
+    player.choose(double, legal_actions(double))
+    assert picked == [state.extra["turns"], state.extra["turns"] + 1]
+
+
+def test_in_the_enemys_turn_the_search_with_plans_decides_by_the_default_judgement(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     reply, options = _menu_of(_reply_decision())
-    assert SearchPlayer(0).choose(reply, options) == default.choose(reply, options)
-    assert SearchPlayer(0, plan_rollouts=0).planners is None
+    player = SearchPlayer(0)
+
+    def no_pick(*args: object) -> str:
+        raise AssertionError("a plan was picked in the enemy's turn")
+
+    monkeypatch.setattr(player, "pick_plan", no_pick)
+    assert player.choose(reply, options) == HeuristicPlayer().choose(reply, options)
+    assert player.plan_turn is None
+    assert SearchPlayer(0, plan_rollouts=0).plan_players(EVALUATION) is None
+    assert SearchPlayer(0).plan_players(evaluation_for("openwar")) is None  # it offers none
 
 
 def test_a_plan_rollout_plays_its_sides_turn_by_the_plan_and_the_enemys_next_turn_by_default() -> (

@@ -1417,7 +1417,8 @@ class AosEvaluation:
         elsewhere. A side acts with its whole army in its turn, so a few actions ahead end
         inside that turn, valued as the heuristic values them (they seldom told candidates
         apart, docs/ai.md); what a charge, a fight or the turn order starts is answered in the
-        enemy's turn."""
+        enemy's turn. The search with plans (its default, :meth:`plans`) asks this only of
+        who goes first: it plays each turn by the plan it picked at the turn's start."""
         if state.phase == "first_turn":
             return "round"  # both orders played through
         return "turns" if any(action.kind in SEARCHED_KINDS for action in menu) else "none"

@@ -30,7 +30,8 @@ a gain confirmed on fresh dice), and takes the heuristic's pick elsewhere. An ev
 that offers plans (``plans()``, Age of Sigmar's since stop 49: its judgement with other
 weights) has the search pick one at the first decision of each of its side's turns, by
 ``plan_rollouts`` rollouts of each through the enemy's next turn, and play the turn by it
-(:meth:`SearchPlayer.pick_plan`); the choice of who goes first is still weighed as above.
+(:meth:`SearchPlayer.pick_plan`): its charges and fights are then not weighed one by one;
+the choice of who goes first still is, as above.
 Successive halving: every candidate gets ``rollouts`` rollouts, the
 better half gets as many again, and so on until one is left, so most of the budget goes to the
 close calls. The heuristic's own pick keeps a head start of ``prior`` (a win chance), so a
@@ -104,8 +105,8 @@ class SearchPlayer:
         self.evaluation = evaluation
         self.heuristic = HeuristicPlayer(0, evaluation)
         self.planners: dict[str, HeuristicPlayer] | None = None
-        self.plan = "default"  # the plan of the turn counted ``plan_turn``
-        self.plan_turn: int | None = None
+        self.plan = "default"  # the plan of the turn ``plan_turn``: (battle seed, side, turns)
+        self.plan_turn: tuple[int, int, int] | None = None
 
     def choose(self, state: GameState, menu: list[Action]) -> Action:
         if len(menu) == 1:
@@ -157,9 +158,9 @@ class SearchPlayer:
         side = menu[0].side
         if state.extra.get("turn") != side:
             return planners["default"].choose(state, menu)
-        turns = int(state.extra.get("turns", 0))
-        if turns != self.plan_turn:
-            self.plan_turn = turns
+        turn = (int(state.seed), side, int(state.extra.get("turns", 0)))
+        if turn != self.plan_turn:  # a player given another battle picks afresh too
+            self.plan_turn = turn
             self.plan = self.pick_plan(state, side, planners)
         return planners[self.plan].choose(state, menu)
 
