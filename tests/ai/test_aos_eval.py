@@ -306,13 +306,14 @@ def test_heuristic_plays_a_whole_aos_battle_deterministically() -> None:
     assert first == _battle_hash(("heuristic", "random"), 5)
 
 
-def test_search_plays_a_whole_aos_battle_deterministically() -> None:
+@pytest.mark.parametrize("plans", [0, 1])
+def test_search_plays_a_whole_aos_battle_deterministically(plans: int) -> None:
     army = RULESET_ARMIES["aos"][0]
     hashes = []
     for _ in range(2):
         state, _ = start(load_setup((army, army), None, 2))
         search = SearchPlayer(3, candidates=2, rollouts=1, horizon=3, turn_steps=4,
-                              plan_rollouts=1)  # fmt: skip
+                              plan_rollouts=plans)  # fmt: skip
         players = (search, HeuristicPlayer(4))
         while outcome(state) is None:
             menu = legal_actions(state)
@@ -692,7 +693,7 @@ def test_in_the_enemys_turn_the_search_with_plans_decides_by_the_default_judgeme
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     reply, options = _menu_of(_reply_decision())
-    player = SearchPlayer(0)
+    player = SearchPlayer(0, plan_rollouts=16)
 
     def no_pick(*args: object) -> str:
         raise AssertionError("a plan was picked in the enemy's turn")
@@ -701,7 +702,9 @@ def test_in_the_enemys_turn_the_search_with_plans_decides_by_the_default_judgeme
     assert player.choose(reply, options) == HeuristicPlayer().choose(reply, options)
     assert player.plan_turn is None
     assert SearchPlayer(0, plan_rollouts=0).plan_players(EVALUATION) is None
-    assert SearchPlayer(0).plan_players(evaluation_for("openwar")) is None  # it offers none
+    assert (
+        SearchPlayer(0, plan_rollouts=16).plan_players(evaluation_for("openwar")) is None
+    )  # it offers none
 
 
 def test_a_plan_rollout_plays_its_sides_turn_by_the_plan_and_the_enemys_next_turn_by_default() -> (
