@@ -104,15 +104,17 @@ class Weights:
 
 WEIGHTS = Weights()
 
-PLANS: dict[str, Weights] = {
-    "default": WEIGHTS,
-    "bold": replace(WEIGHTS, threat=0.1, retaliation=0.4, now=1.0),
-    "wary": replace(WEIGHTS, threat=1.0, retaliation=1.2, now=0.4),
-    "objectives": replace(WEIGHTS, objective=1.2, gather=1.0, advance=0.5),
+PLAN_CHANGES: dict[str, dict[str, Any]] = {
+    "default": {},
+    "bold": {"threat": 0.1, "retaliation": 0.4, "now": 1.0},
+    "wary": {"threat": 1.0, "retaliation": 1.2, "now": 0.4},
+    "objectives": {"objective": 1.2, "gather": 1.0, "advance": 0.5},
 }
-"""The search's plans for a turn (:meth:`AosEvaluation.plans`): the default judgement, one
-that shrugs off the enemy's reply and seizes this turn's attacks, one that fears the reply
-and keeps out of reach, one that wants the objectives more than the enemy."""
+"""The search's plans for a turn (:meth:`AosEvaluation.plans`), as changes to the weights:
+the default judgement, one that shrugs off the enemy's reply and seizes this turn's attacks,
+one that fears the reply and keeps out of reach, one that wants the objectives more than the
+enemy."""
+PLANS: dict[str, Weights] = {name: replace(WEIGHTS, **c) for name, c in PLAN_CHANGES.items()}
 
 
 @dataclass(frozen=True)
@@ -866,15 +868,10 @@ class AosEvaluation:
         this evaluation first, as "default", then the others, each this evaluation with
         another few weights."""
         if self._plans is None:
-            self._plans = {"default": self}
-            for name, weights in PLANS.items():
-                if name != "default":
-                    changed = {
-                        f: getattr(weights, f)
-                        for f in weights.__dataclass_fields__
-                        if getattr(weights, f) != getattr(WEIGHTS, f)
-                    }
-                    self._plans[name] = AosEvaluation(replace(self.w, **changed))
+            self._plans = {
+                name: AosEvaluation(replace(self.w, **changes)) if changes else self
+                for name, changes in PLAN_CHANGES.items()
+            }
         return self._plans
 
     def action_value(self, state: GameState, action: Action) -> float:
