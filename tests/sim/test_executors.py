@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import signal
 import time
 from collections.abc import Iterator
@@ -46,10 +47,16 @@ def test_same_results_for_one_and_two_workers() -> None:
 def test_dask_local_cluster_of_two_processes_equals_process_pool() -> None:
     plan = small_plan(battles=4)
     cluster = DaskCluster("local-dask")
+    logs = [logging.getLogger(f"distributed.{name}") for name in ("scheduler", "batched")]
+    before = [log.level for log in logs]
     with cluster:
+        # the scheduler lives in this process: its lost workers and closed streams are
+        # reported as one line of ours (or are what a stop signal ended), never a traceback
+        assert all(log.level == logging.CRITICAL for log in logs)
         assert cluster.worker_threads() == [1, 1]  # two worker processes, one thread each
         items = list(enumerate(battle_seeds(plan.seed, plan.battles)))
         on_dask = [r for chunk in cluster.results(plan, chunked(items, 2)) for r in chunk]
+    assert [log.level for log in logs] == before  # as they were
     pooled = play(ProcessPool(2), plan)
     assert sorted(on_dask, key=lambda r: r.index) == pooled
 

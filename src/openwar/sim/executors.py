@@ -179,7 +179,7 @@ class ProcessPool:
             raise WorkLost(WORKER_DIED) from None
 
 
-_SCHEDULER_LOG = logging.getLogger("distributed.scheduler")
+_LOCAL_LOGS = (logging.getLogger("distributed.scheduler"), logging.getLogger("distributed.batched"))
 
 
 class DaskCluster:
@@ -193,7 +193,7 @@ class DaskCluster:
         self.workers = workers  # a LocalCluster's; a remote cluster's are counted on connecting
         self._client: Any = None
         self._cluster: Any = None
-        self._scheduler_level: int | None = None  # the level before we silenced it
+        self._levels: list[int] | None = None  # the levels of _LOCAL_LOGS before we silenced them
 
     def __enter__(self) -> DaskCluster:
         distributed = _distributed()
@@ -210,9 +210,11 @@ class DaskCluster:
                 self._client = distributed.Client(self._cluster)
                 # its scheduler lives in this process: a worker it loses is reported as a
                 # lost run (WorkLost), or is one a Ctrl-C or SIGTERM to the process group
-                # stopped; its own ERROR line about the data lost said it again, mid-report
-                self._scheduler_level = _SCHEDULER_LOG.level
-                _SCHEDULER_LOG.setLevel(logging.CRITICAL)
+                # stopped; its own ERROR line about the data lost said it again, mid-report,
+                # and a worker stopped mid-write made its batched stream log a traceback
+                self._levels = [log.level for log in _LOCAL_LOGS]
+                for log in _LOCAL_LOGS:
+                    log.setLevel(logging.CRITICAL)
             else:
                 self._client = distributed.Client(self.address, timeout=10)
                 self.workers = max(1, len(self._client.scheduler_info()["workers"]))
@@ -229,9 +231,10 @@ class DaskCluster:
                 if self._cluster is not None:
                     self._cluster.close()
         finally:  # even if closing failed or was stopped
-            if self._scheduler_level is not None:
-                _SCHEDULER_LOG.setLevel(self._scheduler_level)
-                self._scheduler_level = None
+            if self._levels is not None:
+                for log, level in zip(_LOCAL_LOGS, self._levels, strict=True):
+                    log.setLevel(level)
+                self._levels = None
 
     def worker_threads(self) -> list[int]:
         """Threads of each worker process of the cluster."""
