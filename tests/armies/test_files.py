@@ -38,12 +38,27 @@ def test_a_changed_file_is_read_again(tmp_path: Path) -> None:
         load_army(path)
 
 
+# nine lists of nine, each of the nine before: 9**9 (387 million) values from 72 aliases
+BOMB = (
+    "a0: &a0 ["
+    + ", ".join("x" * 9)
+    + "]\n"
+    + "".join(f"a{k}: &a{k} [" + ", ".join([f"*a{k - 1}"] * 9) + "]\n" for k in range(1, 9))
+    + "name: *a8\n"
+)
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
         ("ruleset: openwar\nname: A\nname: B\nunits: []\n", "line 3: 'name' is given twice"),
         ("units:\n  - {name: X, type: Scouts, name: Y}\n", "line 2: 'name' is given twice"),
         ("x: &a [1]\ny: [" + ", ".join(["*a"] * 101) + "]\n", "more than 100 YAML aliases"),
+        (BOMB, "line 6: its YAML aliases (*name) stand for more than 500,000 values"),
+        (
+            "x: &a [1, *a]\nname: *a\n",
+            "line 1: a YAML alias (*name) stands for a value that holds it",
+        ),
         ("ruleset: " + "[" * 100_000 + "]" * 100_000 + "\n", "nested too deeply to read"),
         (
             'ruleset: openwar\nname: "A\x07"\nunits: []\n',

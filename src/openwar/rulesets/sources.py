@@ -64,6 +64,9 @@ def _child(node: yaml.Node | None, part: str | int) -> yaml.Node | None:
 
 
 MAX_ALIASES = 100  # YAML aliases in one file: enough for any army, too few for an alias bomb
+# Values a file stands for once its aliases are written out: a one-megabyte file of plain
+# YAML holds fewer, yet aliases of aliases nine deep, under the alias limit, stand for 43 million
+MAX_VALUES = 500_000
 
 
 class _Loader(yaml.SafeLoader):
@@ -143,12 +146,14 @@ class _Refused(Exception):
 
 def read_yaml_text(text: str, file: str) -> YamlDoc:
     """Parse ``text``; a syntax error, a key given twice in one mapping, more than
-    :data:`MAX_ALIASES` aliases or nesting too deep becomes one line naming the file and line."""
+    :data:`MAX_ALIASES` aliases, aliases standing for more than :data:`MAX_VALUES` values or
+    for a value holding them, or nesting too deep becomes one line naming the file and line."""
     loader: _Loader | None = None
     try:
         loader = _Loader(text)  # its reader refuses control characters at once
         root = loader.get_single_node()
         _check_keys(root)
+        _check_expansion(root)
         data = None if root is None else loader.construct_document(root)
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow, by offset
         before = text[: exc.position]
@@ -191,6 +196,41 @@ def _check_keys(root: yaml.Node | None) -> None:
                 stack += [key, value]
         elif isinstance(node, yaml.SequenceNode):
             stack += node.value
+
+
+def _check_expansion(root: yaml.Node | None) -> None:
+    """The document, its aliases written out, stands for at most :data:`MAX_VALUES` values
+    (every scalar, key, list and mapping counts one), and no alias stands for a value that
+    holds it (the value would be endless). Each node is sized once (a depth-first walk that
+    remembers the sizes), so an alias bomb is refused in the time its file takes to read."""
+    sizes: dict[int, int] = {}
+    walking: set[int] = set()  # the nodes whose subtree is being sized: the current path
+    stack: list[tuple[yaml.Node, bool]] = [] if root is None else [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        kids = _kids(node)
+        if done:
+            walking.discard(id(node))
+            sizes[id(node)] = size = 1 + sum(sizes[id(kid)] for kid in kids)
+            if size > MAX_VALUES:
+                line = node.start_mark.line + 1
+                raise _Refused(
+                    f"line {line}: its YAML aliases (*name) stand for more than "
+                    f"{MAX_VALUES:,} values"
+                )
+        elif id(node) in walking:
+            line = node.start_mark.line + 1
+            raise _Refused(f"line {line}: a YAML alias (*name) stands for a value that holds it")
+        elif id(node) not in sizes:
+            walking.add(id(node))
+            stack.append((node, True))
+            stack += [(kid, False) for kid in kids]
+
+
+def _kids(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    return list(node.value) if isinstance(node, yaml.SequenceNode) else []
 
 
 def read_text_file(path: Path, max_bytes: int = MAX_FILE_BYTES) -> str:
