@@ -29,6 +29,19 @@ def test_summary_names_every_part(capsys: pytest.CaptureFixture[str]) -> None:
         assert part in out
 
 
+def test_the_seed_is_1_unless_given_as_for_battle_and_simulate(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`openwar battle --help` shows this command without a seed (it was required)."""
+    plan = ["battleplan", "--ruleset", "openwar", "--points", "1000", "--json"]
+    assert main(plan) == 0
+    unseeded = capsys.readouterr().out
+    assert main([*plan, "--seed", "1"]) == 0
+    assert capsys.readouterr().out == unseeded
+    assert main([*plan, "--seed", "2"]) == 0
+    assert capsys.readouterr().out != unseeded
+
+
 @pytest.mark.parametrize("ruleset", ["aos", "openwar"])
 def test_json_has_the_promised_keys(ruleset: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert (

@@ -20,7 +20,7 @@ def battleplan_command(
     points: Annotated[int, typer.Option(help="Points limit agreed by the players (above 0).")],
     seed: Annotated[
         int, typer.Option(min=0, max=MAX_SEED, help="Seed: the same seed gives the same plan.")
-    ],
+    ] = 1,
     ruleset: Annotated[str, typer.Option(help="Ruleset: aos (inches) or openwar (cm).")] = "aos",
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one JSON object instead of the summary.")
