@@ -122,7 +122,7 @@ def test_show_and_cost_list_the_problems_an_unpriced_option_among_them(
         "      - {name: Specialist, models: 2}",
         "      - {name: Specialist, models: 2}\n      - {name: Flaming Sword}",
     )
-    assert main(["army", command, str(write(tmp_path, text))]) == 0
+    assert main(["army", command, str(write(tmp_path, text))]) == 1  # not legal, as validate
     out = capsys.readouterr().out
     assert "total 950 points (limit 1000); 1 problem:\n" in out
     assert "  - Ashwood Skirmishers / Flaming Sword: unknown option 'Flaming Sword'" in out
@@ -138,9 +138,23 @@ def test_cost_says_nothing_is_left_out_when_every_option_is_priced(
         "      - {name: Specialist, models: 2}",
         "      - {name: Specialist, models: 6}\n      - {name: Specialist, models: 6}",
     )
-    assert main(["army", "cost", str(write(tmp_path, text))]) == 0
+    assert main(["army", "cost", str(write(tmp_path, text))]) == 1
     out = capsys.readouterr().out
     assert "problem" in out and "left out of the table" not in out
+
+
+@pytest.mark.parametrize("command", ["show", "cost"])
+@pytest.mark.parametrize("as_json", [[], ["--json"]])
+def test_show_and_cost_exit_1_for_an_army_with_problems_as_validate(
+    command: str, as_json: list[str], tmp_path: Path, capsys: Capture
+) -> None:
+    """They printed the problems and exited 0: a script pricing a list took it for legal."""
+    text = SAMPLE.read_text(encoding="utf-8").replace("type: Command", "type: Comand")
+    path = write(tmp_path, text)
+    assert main(["army", command, str(path), *as_json]) == 1
+    out = capsys.readouterr().out
+    assert ("did you mean 'Command'" in out) if not as_json else json.loads(out)
+    assert main(["army", command, str(SAMPLE), *as_json]) == 0
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

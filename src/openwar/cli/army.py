@@ -62,26 +62,37 @@ def new_army(
 
 @army_app.command("show")
 def show_army(file: ArmyPath, as_json: Json = False) -> None:
-    """Show the army's units, their options and points."""
+    """Show the army's units, their options and points; exit 1 when it has problems (listed
+    below the table, as validate lists them)."""
     report = _assessed(file)
     if as_json:
         typer.echo(json.dumps(report.to_json(), indent=2))
-        return
-    console = Console()
-    console.print(_units_table(report))
-    _print_summary(console, report)
+    else:
+        console = Console()
+        console.print(_units_table(report))
+        _print_summary(console, report)
+    _exit_if_invalid(report)
 
 
 @army_app.command("cost")
 def cost_army(file: ArmyPath, as_json: Json = False) -> None:
-    """Price the army option by option, with the way each option is paid."""
+    """Price the army option by option, with the way each option is paid; exit 1 when it
+    has problems (listed below the table: its points may leave out an option)."""
     report = _assessed(file)
     if as_json:
         typer.echo(json.dumps(report.cost.to_json(), indent=2))
-        return
-    console = Console()
-    console.print(_cost_table(report))
-    _print_summary(console, report)
+    else:
+        console = Console()
+        console.print(_cost_table(report))
+        _print_summary(console, report)
+    _exit_if_invalid(report)
+
+
+def _exit_if_invalid(report: ArmyReport) -> None:
+    """Exit 1 for an army with problems, as ``validate`` does, so a script that prices or
+    shows an army learns that it is not legal (2 stays for a file that cannot be read)."""
+    if not report.valid:
+        raise typer.Exit(1)
 
 
 def _assessed(file: Path) -> ArmyReport:
@@ -114,8 +125,7 @@ def validate_army(file: ArmyPath, as_json: Json = False) -> None:
         typer.echo(json.dumps(report.to_json(), indent=2))
     else:
         _print_problems(report, file)
-    if not report.valid:
-        raise typer.Exit(1)
+    _exit_if_invalid(report)
 
 
 def _units_table(report: ArmyReport) -> Table:
