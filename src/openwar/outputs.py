@@ -87,6 +87,19 @@ def _check(path: Path, where: str) -> None:
         raise OpenWarError(f"{where}: the folder {folder} is not writable")
     if path.exists() and not os.access(path, os.W_OK):
         raise OpenWarError(f"{where}: the file is not writable")
+    _try_a_file(folder, where)
+
+
+def _try_a_file(folder: Path, where: str) -> None:
+    """Make and remove a hidden file in ``folder``, as :func:`write_whole` will: the
+    permission checks pass for root in a folder no file can be made in (/proc, a read-only
+    mount), where the battle was played and printed before its replay was refused."""
+    try:
+        handle, name = tempfile.mkstemp(prefix=".openwar-check-", dir=folder)
+    except OSError as exc:
+        raise OpenWarError(f"{where}: cannot be written in {folder} ({_reason(exc)})") from None
+    os.close(handle)
+    Path(name).unlink()
 
 
 def write_whole(path: Path, write: Callable[[Path], Any], option: str = "") -> Path:

@@ -42,6 +42,25 @@ def test_check_output_names_what_is_wrong_with_the_path(tmp_path: Path) -> None:
     assert check_output(tmp_path / "fine.png", "--png", (".png",)) == tmp_path / "fine.png"
 
 
+def test_a_folder_no_file_can_be_made_in_is_refused_before_any_work(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """As root the permission checks passed for /proc: the battle was played and printed
+    before its replay was refused (seen by a README walk-through)."""
+    with pytest.raises(OpenWarError, match=r"^--replay /proc/r\.json: ") as caught:
+        check_output(Path("/proc/r.json"), "--replay")
+    assert "\n" not in str(caught.value)
+    message = one_line_error(
+        capsys, ["battle", *ARMIES, "--replay", "/proc/r.json"], nothing_done=True
+    )
+    assert "/proc/r.json" in message
+
+
+def test_checking_an_output_leaves_no_file_behind(tmp_path: Path) -> None:
+    assert check_output(tmp_path / "x.json", "--replay") == tmp_path / "x.json"
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path: Path) -> None:
     path = tmp_path / "replay.json"
     path.write_text("old")
