@@ -161,6 +161,16 @@ def test_a_plan_nested_too_deeply_is_one_line(
     assert f"{path}: not a readable battleplan JSON (nested too deeply)" in err
 
 
+def test_a_missing_plan_file_is_named_once(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """It read 'x.json: not a readable battleplan JSON (x.json: cannot be read (...))'."""
+    path = tmp_path / "x.json"
+    for argv in commands(OPENWAR, path):
+        err = one_line_error(capsys, argv)
+        assert err.count(str(path)) == 1 and f"{path}: cannot be read (No such file" in err, err
+
+
 def test_an_army_file_given_as_the_plan_says_where_it_stops_being_json(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -261,3 +261,24 @@ def test_an_empty_file_name_is_named_not_read_as_the_current_folder(
 ) -> None:
     line = one_line_error(capsys, argv, nothing_done=True)
     assert f"Invalid value for {name}: an empty file name" in line
+
+
+_SAMPLES = Path(__file__).parents[2] / "examples" / "armies" / "openwar"
+_PAIR = [str(_SAMPLES / "iron_road_legion.yaml"), str(_SAMPLES / "hearthhold_lodge.yaml")]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["battle", *_PAIR],
+        ["simulate", *_PAIR, "-n", "2"],
+        ["sweep", *_PAIR, "--unit", "Bolt Engine", "--size", "1,2"],
+        ["bench", "simulate"],
+    ],
+)
+def test_a_bad_player_is_worded_alike_by_every_command(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    """simulate said "--players: unknown player", battle "Invalid value for '--players'"."""
+    line = one_line_error(capsys, [*argv, "--players", "chess"], nothing_done=True)
+    assert "Invalid value for '--players': unknown player 'chess'" in line

@@ -106,7 +106,7 @@ def test_runs_list_at_80_columns_wraps_the_armies_not_the_status_or_players(
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["-n", "2", "--players", "chess"], "--players: unknown player 'chess'"),
+        (["-n", "2", "--players", "chess"], "'--players': unknown player 'chess'"),
         (["-n", "2", "--players", "search:0,random"], "budget is a whole number of rollouts"),
         (["-n", "0"], "'-n'"),
         (["--workers", "0", "-n", "2"], "--workers"),

@@ -209,6 +209,9 @@ def test_a_damaged_value_and_a_missing_folder_are_one_line(store_path: Path) -> 
     with pytest.raises(OpenWarError, match=r"the folder .*nowhere does not exist"):
         RunStore(missing)
     assert not missing.parent.exists()
+    # a folder given as the store was "cannot be opened (unable to open database file)"
+    with pytest.raises(OpenWarError, match=rf"results store {store_path.parent}: is a folder"):
+        RunStore(store_path.parent)
 
 
 @pytest.mark.parametrize("summary", ["[1, 2, 3]", '{"a": 1}', "5"])

@@ -220,6 +220,12 @@ def test_unknown_unit_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2 and "Legion Cohort" in err and len(err.strip().splitlines()) == 1
 
 
+def test_a_misspelt_unit_gets_a_did_you_mean(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["sweep", str(ARMY_A), str(ARMY_B), "--unit", "Legion Cohrt", "--size", "10,20"])
+    err = capsys.readouterr().err
+    assert code == 2 and "not a unit of army A (did you mean 'Legion Cohort'" in err, err
+
+
 @pytest.mark.parametrize(
     ("unit", "side", "hint"),
     [

@@ -48,7 +48,9 @@ def _read(path: Path, ruleset: str) -> tuple[dict[str, Any], dict[str, Any]]:
         raise OpenWarError(
             f"{path}, line {exc.lineno} column {exc.colno}: not JSON ({exc.msg.lower()}); {made}"
         ) from exc
-    except (YamlReadError, ValueError) as exc:
+    except YamlReadError as exc:  # it names the file: cannot be read, too large, not UTF-8
+        raise OpenWarError(str(exc)) from exc
+    except ValueError as exc:
         raise OpenWarError(f"{path}: not a readable battleplan JSON ({exc})") from exc
     except RecursionError:
         raise OpenWarError(f"{path}: not a readable battleplan JSON (nested too deeply)") from None

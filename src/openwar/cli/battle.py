@@ -12,7 +12,6 @@ from rich.markup import escape
 from rich.table import Table
 
 from openwar.battles import (
-    PLAYERS_OPTION_HELP,
     BattleSetup,
     fight_battle,
     last_round,
@@ -49,7 +48,7 @@ def battle_command(
     seed: Annotated[
         int, typer.Option(min=0, max=MAX_SEED, help="Seed of the dice (and of the plan).")
     ] = 1,
-    players: Annotated[str, typer.Option(help=PLAYERS_OPTION_HELP)] = "simple,simple",
+    players: options.PlayersOption = "simple,simple",
     log: Annotated[bool, typer.Option("--log", help="Print every action and event.")] = False,
     replay_file: Annotated[
         Path | None,
@@ -100,7 +99,7 @@ def battle_command(
     if round_shown is not None and svg is None and png is None:
         raise typer.BadParameter("it picks the round of the picture; give --png or --svg too",
                                  param_hint="'--round'")  # fmt: skip
-    chosen = _players(players)
+    chosen = read_players(players)
     board = _read_plan(battleplan, army_a) if battleplan is not None else None
     setup = load_setup((army_a, army_b), board, seed)
     if triumph is not None:
@@ -180,14 +179,6 @@ def _triumphs(setup: BattleSetup, sides: str) -> None:
         setup.board["triumphs"] = triumph_sides(sides)
     except OpenWarError as exc:
         raise typer.BadParameter(str(exc), param_hint="'--triumph'") from None
-
-
-def _players(text: str) -> tuple[str, str]:
-    try:
-        return read_players(text)
-    except OpenWarError as exc:
-        reason = str(exc).removeprefix("--players: ").removeprefix(f"--players {text!r}: ")
-        raise typer.BadParameter(reason, param_hint="'--players'") from None
 
 
 def _read_plan(path: Path, army: Path) -> dict[str, Any] | None:

@@ -6,7 +6,8 @@ from typing import Annotated
 
 import typer
 
-from openwar.battles import PLAYERS_OPTION_HELP, read_players
+from openwar.battles import read_players
+from openwar.cli import options
 from openwar.sim.seeds import MAX_BATTLES, MAX_SEED
 
 
@@ -14,7 +15,7 @@ def bench_simulate(
     battles: Annotated[
         int, typer.Option("-n", "--battles", min=1, max=MAX_BATTLES, help="Timed battles.")
     ] = 40,
-    players: Annotated[str, typer.Option(help=PLAYERS_OPTION_HELP)] = "simple,simple",
+    players: options.PlayersOption = "simple,simple",
     seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Root seed of the battles.")] = 1,
 ) -> None:
     """Battles per second of `openwar simulate` with 1 and 2 local workers (sample armies)."""

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
+from openwar.battles import PLAYERS_OPTION_HELP, read_players
 from openwar.dice.d6 import parse_roll
 from openwar.dice.notation import DiceExpr, DiceNotationError, parse_dice
 from openwar.errors import OpenWarError
@@ -60,6 +62,21 @@ def dice(text: str | DiceExpr) -> DiceExpr:
         return parse_dice(text)
     except DiceNotationError as exc:
         raise typer.BadParameter(str(exc)) from exc
+
+
+def players(text: str) -> str:
+    """``--players``, checked as it is read (:func:`openwar.battles.read_players`), so every
+    command words a bad player alike: "Invalid value for '--players': ...". The text is kept;
+    each command reads it again into the two players."""
+    try:
+        read_players(text)
+    except OpenWarError as exc:
+        reason = str(exc).removeprefix("--players: ").removeprefix(f"--players {text!r}: ")
+        raise typer.BadParameter(reason) from None
+    return text
+
+
+PlayersOption = Annotated[str, typer.Option(help=PLAYERS_OPTION_HELP, callback=players)]
 
 
 def given(ctx: typer.Context, name: str) -> bool:

@@ -31,7 +31,14 @@ StoreOption = Annotated[
 # run ids are SQLite integers: past 2**63 - 1 the database cannot even be asked
 MAX_RUN_ID = 2**63 - 1
 RunId = Annotated[
-    int, typer.Argument(min=1, max=MAX_RUN_ID, help="Run id (see `openwar runs list`).")
+    int,
+    typer.Argument(
+        min=1,
+        max=MAX_RUN_ID,
+        metavar="ID",
+        show_default=False,
+        help="Run id (see `openwar runs list`).",
+    ),
 ]
 
 

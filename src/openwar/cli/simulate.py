@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from openwar.battleplans.files import read_battleplan
-from openwar.battles import PLAYERS_OPTION_HELP, read_players
+from openwar.battles import read_players
 from openwar.cli import options
 from openwar.cli.options import picture_file, refuse_inputs
 from openwar.cli.runs import MAX_RUN_ID
@@ -56,7 +56,7 @@ def simulate_command(
             help="Number of battles (needed unless --resume).",
         ),
     ] = None,
-    players: Annotated[str, typer.Option(help=PLAYERS_OPTION_HELP)] = "simple,simple",
+    players: options.PlayersOption = "simple,simple",
     battleplan: Annotated[
         Path | None,
         typer.Option(help="One battleplan JSON for every battle (default: one per battle)."),

@@ -14,7 +14,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from openwar.battleplans.files import read_battleplan
-from openwar.battles import PLAYERS_OPTION_HELP, read_players
+from openwar.battles import read_players
+from openwar.cli import options
 from openwar.cli.options import worker_count
 from openwar.progress import progress_bar
 from openwar.rulesets import load_ruleset
@@ -56,7 +57,7 @@ def sweep_command(
     battles: Annotated[
         int, typer.Option("-n", "--battles", min=1, max=MAX_BATTLES, help="Battles per value.")
     ] = 100,
-    players: Annotated[str, typer.Option(help=PLAYERS_OPTION_HELP)] = "simple,simple",
+    players: options.PlayersOption = "simple,simple",
     battleplan: Annotated[Path | None, typer.Option(help="One battleplan JSON for all.")] = None,
     seed: Annotated[
         int, typer.Option(min=0, max=MAX_SEED, help="Root seed (the same battles per value).")

@@ -185,6 +185,8 @@ class RunStore:
         path = self.path
         if not create and not os.path.lexists(path):  # said alike for a missing folder
             raise OpenWarError(f"{path}: no results store yet (run `openwar simulate` first)")
+        if path.is_dir():
+            raise OpenWarError(f"results store {path}: is a folder, not a file")
         if make_folder:
             path.parent.mkdir(parents=True, exist_ok=True)
         elif not path.parent.is_dir():
