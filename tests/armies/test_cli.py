@@ -87,7 +87,7 @@ def test_validate_lists_every_problem_of_a_malformed_file_one_per_line(
     lines = capsys.readouterr().err.strip().splitlines()
     assert [line.split(f"{path}: ")[1] for line in lines] == [
         "line 1, name: is missing",
-        "line 5, units.0.sise: is not a known field",
+        "line 5, units.0.sise: is not a known field (did you mean 'size'?)",
         "line 8, units.1.colour: is not a known field",
     ]
     assert main(["army", "show", str(path)]) == 2

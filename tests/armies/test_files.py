@@ -196,3 +196,35 @@ def test_a_list_or_mapping_of_the_wrong_shape_is_said_in_plain_words(
 ) -> None:
     """Strict validation speaks of JSON's arrays and objects; the user reads YAML's words."""
     refused(tmp_path, f"units: {units}\n", said)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        # a misspelt required key was two problems, "name: is missing" first
+        ("ruleset: openwar\nnmae: X\nunits: []\n", "line 2, nmae: is not a known field (did "
+         "you mean 'name'?)"),
+        # an optional one had no hint
+        ("ruleset: openwar\nname: X\nunits:\n  - {name: A, type: Scouts, sise: 5}\n",
+         "line 4, units.0.sise: is not a known field (did you mean 'size'?)"),
+        ("ruleset: openwar\nname: X\nunits:\n  - {name: A, type: Scouts, options: [{nme: B}]}\n",
+         "line 4, units.0.options.0.nme: is not a known field (did you mean 'name'?)"),
+    ],
+)  # fmt: skip
+def test_a_misspelt_key_is_one_problem_with_a_did_you_mean(
+    tmp_path: Path, text: str, said: str
+) -> None:
+    path = tmp_path / "army.yaml"
+    path.write_text(text)
+    with pytest.raises(ArmyFileError) as caught:
+        load_army(path)
+    assert str(caught.value) == f"{path}: {said}"
+    assert caught.value.problems == (f"{path}: {said}",)
+
+
+def test_an_unknown_key_far_from_every_field_gets_no_guess(tmp_path: Path) -> None:
+    path = tmp_path / "army.yaml"
+    path.write_text("ruleset: openwar\nname: X\nunits: []\nzzz: 1\n")
+    with pytest.raises(ArmyFileError) as caught:
+        load_army(path)
+    assert str(caught.value) == f"{path}: line 4, zzz: is not a known field"

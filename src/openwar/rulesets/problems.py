@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TypeVar
+from types import UnionType
+from typing import TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
@@ -49,15 +51,59 @@ def problem_at(
     return DataProblem(doc.file, dotted(loc), message, severity, doc.line(loc))
 
 
-def schema_problems(exc: ValidationError, doc: YamlDoc) -> list[DataProblem]:
-    """Every pydantic error of ``exc`` as a problem naming file, path and line."""
+def fields_at(model: type[BaseModel] | None, loc: Loc) -> list[str]:
+    """The field names of the mapping at ``loc`` of a ``model`` document (nothing where the
+    path leaves the models: a table keyed by names, a value).
+
+    >>> from openwar.armies.model import ArmyList
+    >>> fields_at(ArmyList, ["units", 3, "options", 0])
+    ['name', 'models']
+    >>> fields_at(ArmyList, ["units", 3, "profile"])  # a table of the file's own keys
+    []
+    """
+    kind: object = model
+    for part in loc:
+        if isinstance(part, int):
+            args = [a for a in get_args(kind) if a is not type(None)]
+            kind = args[0] if get_origin(kind) is list and args else None
+        elif isinstance(kind, type) and issubclass(kind, BaseModel) and part in kind.model_fields:
+            kind = kind.model_fields[part].annotation
+            while get_origin(kind) in (Union, UnionType):  # X | None: the model, if one
+                kind = next((a for a in get_args(kind) if a is not type(None)), None)
+        else:
+            return []
+    return list(kind.model_fields) if isinstance(kind, type) and issubclass(kind, BaseModel) else []
+
+
+def schema_problems(
+    exc: ValidationError, doc: YamlDoc, model: type[BaseModel] | None = None
+) -> list[DataProblem]:
+    """Every pydantic error of ``exc`` as a problem naming file, path and line. A key that is
+    not a known field and close to a field missing beside it is one problem, a misspelling
+    with its "did you mean" (``nmae:`` was "name: is missing" first, then "nmae: is not a
+    known field")."""
+    errors = exc.errors()
+    locs = [tuple(part for part in e["loc"] if isinstance(part, str | int)) for e in errors]
+    missing = {loc for loc, e in zip(locs, errors, strict=True) if e["type"] == "missing"}
+    meant: dict[tuple[str | int, ...], str] = {}  # an unknown key's loc -> the field it misspells
+    for loc, error in zip(locs, errors, strict=True):
+        if error["type"] == "extra_forbidden" and loc and isinstance(loc[-1], str):
+            beside = [str(m[-1]) for m in missing if m[:-1] == loc[:-1] and m]
+            close = difflib.get_close_matches(loc[-1], beside, n=1, cutoff=0.6)
+            close = close or difflib.get_close_matches(loc[-1], fields_at(model, loc[:-1]), 1)
+            if close:
+                meant[loc] = close[0]
+    explained = {(*loc[:-1], name) for loc, name in meant.items()}
     found = []
-    for error in exc.errors():
-        loc = [part for part in error["loc"] if isinstance(part, str | int)]
+    for loc_, error in zip(locs, errors, strict=True):
+        if loc_ in explained and error["type"] == "missing":
+            continue
         words = plain_words(error["msg"])
+        if loc_ in meant:
+            words += f" (did you mean {meant[loc_]!r}?)"
         if error["type"] == "string_type" and isinstance(error["input"], int | float):
             words += " (in quotes if it reads as a number, true or false)"  # name: "1066"
-        found.append(problem_at(doc, loc, words))
+        found.append(problem_at(doc, loc_, words))
     return found
 
 
@@ -115,7 +161,7 @@ def validate_doc(doc: YamlDoc, model: type[Model]) -> tuple[Model | None, list[D
     except UnreadableData as exc:
         return None, [problem_at(doc, loc, message) for loc, message in exc.found]
     except ValidationError as exc:
-        return None, schema_problems(exc, doc)
+        return None, schema_problems(exc, doc, model)
 
 
 def errors_only(problems: list[DataProblem]) -> list[DataProblem]:
