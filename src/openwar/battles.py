@@ -324,12 +324,15 @@ def version_note(path: Path) -> str:
     return f"written by {written}, replayed by {current}: it still ends in the recorded state"
 
 
-def replay(path: Path) -> tuple[BattleSetup, BattleRecord, tuple[str, str]]:
-    """Replay a file and check it ends in the recorded state."""
+def replay(
+    path: Path, keep_rounds: bool = False
+) -> tuple[BattleSetup, BattleRecord, tuple[str, str]]:
+    """Replay a file and check it ends in the recorded state (with ``keep_rounds``, keeping
+    the state at the end of every round, as :func:`openwar.engine.runner.play` does)."""
     setup, actions, expected, players = load_replay(path)
     try:
         state, events = start(setup)
-        record = replay_actions(state, actions)
+        record = replay_actions(state, actions, keep_rounds)
     except IllegalActionError as exc:
         raise ReplayError(
             f"{path}: the replay goes off course, a recorded action is refused ({exc}): the "

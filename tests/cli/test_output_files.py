@@ -164,6 +164,29 @@ def test_a_round_the_battle_never_reached_draws_its_end_with_a_note(
     assert replayed["verified"] is True and replayed["state_hash"] == played["state_hash"]
 
 
+def test_a_replay_draws_the_table_as_its_battle_drew_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """`replay` had no picture options: a battle kept as a replay could not be drawn again."""
+    from openwar.bench.ai import SAMPLE_ARMIES
+    from openwar.cli.app import main
+
+    replay = tmp_path / "r.json"
+    battle = ["battle", *map(str, SAMPLE_ARMIES), "--seed", "7", "--replay", str(replay)]
+    assert main([*battle, "--png", str(tmp_path / "b2.png"), "--round", "2"]) == 0
+    assert main([*battle, "--svg", str(tmp_path / "end.svg")]) == 0
+    assert main(["replay", str(replay), "--png", str(tmp_path / "r2.png"), "--round", "2"]) == 0
+    assert main(["replay", str(replay), "--svg", str(tmp_path / "r.svg")]) == 0
+    assert "Picture of the table: " in capsys.readouterr().out
+    assert (tmp_path / "r2.png").read_bytes() == (tmp_path / "b2.png").read_bytes()
+    assert (tmp_path / "r.svg").read_bytes() == (tmp_path / "end.svg").read_bytes()
+    message = one_line_error(capsys, ["replay", str(replay), "--round", "2"], nothing_done=True)
+    assert "give --png or --svg too" in message
+    assert main(["replay", str(replay), "--round", "9", "--png", str(tmp_path / "9.png")]) == 0
+    assert "openwar replay: note: the battle ended in round" in capsys.readouterr().err
+    assert (tmp_path / "9.png").read_bytes() != (tmp_path / "r2.png").read_bytes()
+
+
 def test_a_link_is_followed_and_a_pipe_written_as_it_is(tmp_path: Path) -> None:
     """Renaming a finished file into place must not replace a symbolic link with a file, nor
     a pipe or device (`--replay /dev/stdout`) with one."""

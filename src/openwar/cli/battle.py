@@ -35,6 +35,17 @@ from openwar.widths import print_whole
 SIDE_NAMES = ("A", "B")
 
 
+SvgOption = Annotated[
+    Path | None, typer.Option(help="Picture of the table as SVG.", callback=options.svg_file)
+]
+PngOption = Annotated[
+    Path | None, typer.Option(help="Picture of the table as PNG.", callback=options.png_file)
+]
+RoundOption = Annotated[
+    int | None, typer.Option("--round", min=1, help="Picture at the end of round K.")
+]
+
+
 def battle_command(
     army_a: Annotated[Path, typer.Argument(help="Army file of side A (YAML).")],
     army_b: Annotated[Path, typer.Argument(help="Army file of side B (YAML).")],
@@ -56,17 +67,9 @@ def battle_command(
             "--replay", help="Write the replay to FILE (JSON).", callback=options.output_file
         ),
     ] = None,
-    svg: Annotated[
-        Path | None,
-        typer.Option(help="Picture of the table as SVG.", callback=options.svg_file),
-    ] = None,
-    png: Annotated[
-        Path | None,
-        typer.Option(help="Picture of the table as PNG.", callback=options.png_file),
-    ] = None,
-    round_shown: Annotated[
-        int | None, typer.Option("--round", min=1, help="Picture at the end of round K.")
-    ] = None,
+    svg: SvgOption = None,
+    png: PngOption = None,
+    round_shown: RoundOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     triumph: Annotated[
         str | None,
@@ -81,8 +84,7 @@ def battle_command(
     Example: openwar battle examples/armies/openwar/iron_road_legion.yaml
     examples/armies/openwar/hearthhold_lodge.yaml --seed 7 --png battle.png
     """
-    if svg is not None and png is not None:
-        raise typer.BadParameter("give --svg or --png, not both", param_hint="'--svg'")
+    _one_picture(svg, png, round_shown)
     _log_or_json(log, as_json)
     options.refuse_inputs({"--replay": replay_file, "--svg": svg, "--png": png},
                           [army_a, army_b, battleplan])  # fmt: skip
@@ -96,9 +98,6 @@ def battle_command(
             f"{replay_file} is also the picture's file; give the replay a name of its own",
             param_hint="'--replay'",
         )
-    if round_shown is not None and svg is None and png is None:
-        raise typer.BadParameter("it picks the round of the picture; give --png or --svg too",
-                                 param_hint="'--round'")  # fmt: skip
     chosen = read_players(players)
     board = _read_plan(battleplan, army_a) if battleplan is not None else None
     setup = load_setup((army_a, army_b), board, seed)
@@ -109,14 +108,7 @@ def battle_command(
         raise typer.BadParameter(f"the battle lasts at most {rounds} rounds",
                                  param_hint="'--round'")  # fmt: skip
     record = _fought(setup, chosen, rounds, keep_rounds=round_shown is not None)
-    if round_shown is not None and not _reached(record, round_shown):
-        Console(stderr=True, soft_wrap=True).print(
-            f"openwar battle: note: the battle ended in round {record.final.round}, before "
-            f"round {round_shown}: the picture shows its end",
-            markup=False,
-            highlight=False,
-        )
-        round_shown = None  # the end of the battle is what the table looked like then
+    round_shown = _round_reached(record, round_shown, "battle")
     saved = None
     try:
         if replay_file is not None:  # first: the battle is kept whatever its picture's fate
@@ -151,16 +143,54 @@ def replay_command(
     file: Annotated[Path, typer.Argument(help="A replay written by `openwar battle --replay`.")],
     log: Annotated[bool, typer.Option("--log", help="Print every action and event.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    svg: SvgOption = None,
+    png: PngOption = None,
+    round_shown: RoundOption = None,
 ) -> None:
-    """Replay a battle, check it reaches the recorded final state, and show its summary."""
+    """Replay a battle, check it reaches the recorded final state, and show its summary (and
+    the table at its end, or at the end of a round, as `openwar battle` draws it).
+
+    Example: openwar replay battle.json --round 2 --png round2.png
+    """
+    _one_picture(svg, png, round_shown)
     _log_or_json(log, as_json)
-    setup, record, chosen = replay(file)
+    options.refuse_inputs({"--svg": svg, "--png": png}, [file])
+    setup, record, chosen = replay(file, keep_rounds=round_shown is not None)
     note = version_note(file)
     if note:
         typer.echo(f"openwar replay: note: {note}", err=True)
-    report(
-        setup, record, chosen, as_json=as_json, log=log, picture=None, replay=None, verified=True
+    round_shown = _round_reached(record, round_shown, "replay")
+    try:
+        picture = _picture(record, setup, svg or png, round_shown)
+    except OpenWarError:  # a write refused late: the replay's report, then the error line
+        report(setup, record, chosen, as_json=as_json, log=log, picture=None, replay=None,
+               verified=True)  # fmt: skip
+        raise
+    report(setup, record, chosen, as_json=as_json, log=log, picture=picture, replay=None,
+           verified=True)  # fmt: skip
+
+
+def _one_picture(svg: Path | None, png: Path | None, round_shown: int | None) -> None:
+    """One picture at most, and --round only with one."""
+    if svg is not None and png is not None:
+        raise typer.BadParameter("give --svg or --png, not both", param_hint="'--svg'")
+    if round_shown is not None and svg is None and png is None:
+        raise typer.BadParameter("it picks the round of the picture; give --png or --svg too",
+                                 param_hint="'--round'")  # fmt: skip
+
+
+def _round_reached(record: BattleRecord, round_shown: int | None, command: str) -> int | None:
+    """The round to draw: ``round_shown``, or None (the end) with a note when the battle
+    ended before that round's end."""
+    if round_shown is None or _reached(record, round_shown):
+        return round_shown
+    Console(stderr=True, soft_wrap=True).print(
+        f"openwar {command}: note: the battle ended in round {record.final.round}, before "
+        f"round {round_shown}: the picture shows its end",
+        markup=False,
+        highlight=False,
     )
+    return None  # the end of the battle is what the table looked like then
 
 
 def _log_or_json(log: bool, as_json: bool) -> None:

@@ -62,12 +62,17 @@ def play(
     return record
 
 
-def replay_actions(state: GameState, actions: list[Action]) -> BattleRecord:
-    """Apply recorded actions to a starting state (a replay)."""
+def replay_actions(
+    state: GameState, actions: list[Action], keep_rounds: bool = False
+) -> BattleRecord:
+    """Apply recorded actions to a starting state (a replay); ``keep_rounds`` as :func:`play`."""
     record = BattleRecord(state, state)
     for action in actions:
+        before = state.round
         state, events = apply(state, action)
         record.actions.append(action)
         record.events.append(events)
+        if keep_rounds and state.round != before and before > 0:
+            record.snapshots[before] = state
     record.final = state
     return record
