@@ -97,9 +97,12 @@ def _try_a_file(folder: Path, where: str) -> None:
     try:
         handle, name = tempfile.mkstemp(prefix=".openwar-check-", dir=folder)
     except OSError as exc:
-        raise OpenWarError(f"{where}: cannot be written in {folder} ({_reason(exc)})") from None
-    os.close(handle)
-    Path(name).unlink()
+        raise OpenWarError(f"{where}: no file can be made in {folder} ({_reason(exc)})") from None
+    try:
+        os.close(handle)
+    finally:
+        with contextlib.suppress(OSError):
+            Path(name).unlink()
 
 
 def write_whole(path: Path, write: Callable[[Path], Any], option: str = "") -> Path:

@@ -228,3 +228,26 @@ def test_an_unknown_key_far_from_every_field_gets_no_guess(tmp_path: Path) -> No
     with pytest.raises(ArmyFileError) as caught:
         load_army(path)
     assert str(caught.value) == f"{path}: line 4, zzz: is not a known field"
+
+
+def test_a_field_already_written_is_not_guessed(tmp_path: Path) -> None:
+    """`{name: A, nme: B}` was told "did you mean 'name'?", name being there already."""
+    path = tmp_path / "army.yaml"
+    path.write_text("ruleset: openwar\nname: X\nunits:\n  - {name: A, nme: B, type: Scouts}\n")
+    with pytest.raises(ArmyFileError) as caught:
+        load_army(path)
+    assert str(caught.value) == f"{path}: line 4, units.0.nme: is not a known field"
+
+
+def test_only_a_file_with_aliases_is_counted_written_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plain file of more values than the limit is as big as it reads: it was refused,
+    blamed on aliases it did not have."""
+    from openwar.rulesets import sources
+
+    monkeypatch.setattr(sources, "MAX_VALUES", 10)
+    plain = sources.read_yaml_text("x: [" + ", ".join(["1"] * 20) + "]\n", "plain.yaml")
+    assert plain.data == {"x": [1] * 20}
+    with pytest.raises(sources.YamlReadError, match=r"aliases.*stand for more than 10 values"):
+        sources.read_yaml_text("a: &a [1, 2, 3, 4, 5, 6]\nb: [*a, *a]\n", "aliased.yaml")

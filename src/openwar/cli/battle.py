@@ -159,6 +159,9 @@ def replay_command(
     note = version_note(file)
     if note:
         typer.echo(f"openwar replay: note: {note}", err=True)
+    if round_shown is not None and round_shown > last_round(setup):  # as battle refuses it
+        raise typer.BadParameter(f"the battle lasts at most {last_round(setup)} rounds",
+                                 param_hint="'--round'")  # fmt: skip
     round_shown = _round_reached(record, round_shown, "replay")
     try:
         picture = _picture(record, setup, svg or png, round_shown)

@@ -53,7 +53,7 @@ def problem_at(
 
 def fields_at(model: type[BaseModel] | None, loc: Loc) -> list[str]:
     """The field names of the mapping at ``loc`` of a ``model`` document (nothing where the
-    path leaves the models: a table keyed by names, a value).
+    path leaves the models: a table of the file's own keys, a value).
 
     >>> from openwar.armies.model import ArmyList
     >>> fields_at(ArmyList, ["units", 3, "options", 0])
@@ -63,16 +63,39 @@ def fields_at(model: type[BaseModel] | None, loc: Loc) -> list[str]:
     """
     kind: object = model
     for part in loc:
+        kind = _one_kind(kind)
+        origin, args = get_origin(kind), get_args(kind)
         if isinstance(part, int):
-            args = [a for a in get_args(kind) if a is not type(None)]
-            kind = args[0] if get_origin(kind) is list and args else None
+            kind = args[0] if origin is list and args else None
         elif isinstance(kind, type) and issubclass(kind, BaseModel) and part in kind.model_fields:
             kind = kind.model_fields[part].annotation
-            while get_origin(kind) in (Union, UnionType):  # X | None: the model, if one
-                kind = next((a for a in get_args(kind) if a is not type(None)), None)
+        elif origin is dict and len(args) == 2:  # a table keyed by names: its values' kind
+            kind = args[1]
         else:
             return []
+    kind = _one_kind(kind)
     return list(kind.model_fields) if isinstance(kind, type) and issubclass(kind, BaseModel) else []
+
+
+def _one_kind(kind: object) -> object:
+    """``X | None`` as X, and a union as its one model (None when it has several kinds)."""
+    while get_origin(kind) in (Union, UnionType):
+        members = [a for a in get_args(kind) if a is not type(None)]
+        models = [a for a in members if isinstance(a, type) and issubclass(a, BaseModel)]
+        kind = members[0] if len(members) == 1 else models[0] if len(models) == 1 else None
+    return kind
+
+
+def _keys_at(data: object, loc: Loc) -> set[str]:
+    """The keys written in the mapping at ``loc`` of ``data`` (none if it is not one)."""
+    for part in loc:
+        if isinstance(data, dict):
+            data = data.get(part)
+        elif isinstance(data, list) and isinstance(part, int) and part < len(data):
+            data = data[part]
+        else:
+            return set()
+    return {str(key) for key in data} if isinstance(data, dict) else set()
 
 
 def schema_problems(
@@ -88,9 +111,11 @@ def schema_problems(
     meant: dict[tuple[str | int, ...], str] = {}  # an unknown key's loc -> the field it misspells
     for loc, error in zip(locs, errors, strict=True):
         if error["type"] == "extra_forbidden" and loc and isinstance(loc[-1], str):
+            written = _keys_at(doc.data, loc[:-1])  # a field written already is not meant
             beside = [str(m[-1]) for m in missing if m[:-1] == loc[:-1] and m]
             close = difflib.get_close_matches(loc[-1], beside, n=1, cutoff=0.6)
-            close = close or difflib.get_close_matches(loc[-1], fields_at(model, loc[:-1]), 1)
+            fields = [name for name in fields_at(model, loc[:-1]) if name not in written]
+            close = close or difflib.get_close_matches(loc[-1], fields, n=1)
             if close:
                 meant[loc] = close[0]
     explained = {(*loc[:-1], name) for loc, name in meant.items()}
