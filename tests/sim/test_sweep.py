@@ -280,10 +280,42 @@ def test_a_sweep_that_never_reaches_half_says_whether_its_intervals_do() -> None
     few = [SweepPoint(v, 100, 0, 1, 3, 0) for v in (3, 4)]
     many = [SweepPoint(v, 100, 0, 100, 300, 0) for v in (3, 4)]
     assert _never_even("B", few) == (
-        "B's share stays below 50% across this range, but its intervals reach 50%: more "
+        "B's share stays below 50% across this range, but every interval holds 50%: more "
         "battles (-n) would tell whether the matchup is even here."
+    )
+    # one value's interval holding 50% was said of them all: "its intervals reach 50%"
+    mixed = [
+        SweepPoint(0, 100, 33, 0, 27, 0),
+        *(SweepPoint(v, 100, 45, 0, 15, 0) for v in (12, 24)),
+    ]
+    assert _never_even("A", mixed, "morale") == (
+        "A's share stays above 50% across this range, clearly so but at morale 0, whose "
+        "interval holds 50%: more battles (-n) would tell whether the matchup is even there."
     )
     assert _never_even("B", many) == (
         "The matchup is uneven across this range: B's share stays below 50%."
     )
     assert "stays above 50%" in _never_even("A", [SweepPoint(1, 100, 400, 0, 0, 0)])
+
+
+def test_a_value_over_the_points_limit_is_marked(capsys: pytest.CaptureFixture[str]) -> None:
+    """Values that broke the army's limit were played and shown without a word."""
+    from openwar.armies.files import load_army
+    from openwar.armies.validate import assess
+
+    limit = assess(load_army(ARMY_A)).limit
+    argv = ["sweep", str(ARMY_A), str(ARMY_B), "--unit", "Legion Cohort"]
+    argv += ["--vary", "points_per_miniature", "--values", "1,60"]
+    assert main([*argv, "-n", "1", "--workers", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    over = [row["value"] for row in data["sweep"] if row["points"] > limit]
+    assert data["points_limit"] == limit and data["over_limit"] == over and over == [60]
+    assert main([*argv, "-n", "1", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert f"over the army's {limit}-point limit: not a legal army" in out and "*" in out
+
+
+def test_a_one_sided_range_names_the_end_it_knows() -> None:
+    from openwar.cli.sweep import _spread
+
+    assert _spread("size", None, 12.5) == " (95%: size 12.5 or less, past the first value)"

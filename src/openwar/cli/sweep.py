@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from openwar.armies.validate import assess
 from openwar.battleplans.files import read_battleplan
 from openwar.battles import read_players
 from openwar.cli import options
@@ -103,6 +104,8 @@ def sweep_command(
         points = play_sweep(plans, index, executor, lambda done: progress.advance(task, done))
     even = even_points(points, key)
     note = _note(plan, index, unit, key)
+    limit = assess(plan.army_lists()[index]).limit
+    over = [p.value for p in points if limit is not None and p.points > limit]
     if as_json:
         data = {
             "unit": unit,
@@ -114,10 +117,16 @@ def sweep_command(
             "players": list(plan.players),
             "sweep": [p.to_json() for p in points],
             "even": even,
+            "points_limit": limit,
+            "over_limit": over,
         }
         typer.echo(json.dumps(data, indent=2))
     else:
-        _print(Console(highlight=False), unit, SIDES[index], key, points, even, note)
+        if over:
+            note = (f"{note}\n" if note else "") + (
+                f"* over the army's {limit}-point limit: not a legal army, played all the same"
+            )
+        _print(Console(highlight=False), unit, SIDES[index], key, points, even, note, limit)
     failed = sum(p.failed for p in points)
     if failed:  # a value whose battles all failed reads as an even 50%
         Console(stderr=True, soft_wrap=True).print(
@@ -155,6 +164,7 @@ def _print(
     points: list[SweepPoint],
     even: dict[str, float | None],
     note: str | None = None,
+    limit: int | None = None,
 ) -> None:
     title = escape(f"{unit} ({side}): win share of {side}, draws half")
     caption = note and escape(note)
@@ -165,7 +175,7 @@ def _print(
         low, high = p.interval()
         table.add_row(
             str(p.value),
-            str(p.points),
+            f"{p.points}*" if limit is not None and p.points > limit else str(p.points),
             str(p.wins),
             str(p.draws),
             str(p.losses),
@@ -174,16 +184,12 @@ def _print(
         )
     print_whole(console, table)
     if even["value"] is None:
-        console.print(_never_even(side, points))
+        console.print(escape(_never_even(side, points, key)))
         return
     at = f"{key} {even['value']:g}"
     if even["points"] is not None:
         at += f", {even['points']:.0f} army points"
-    spread = (
-        f" (95%: {key} {even['value_low']:g} - {even['value_high']:g})"
-        if even["value_low"] is not None and even["value_high"] is not None
-        else " (95% range reaches past the sweep)"
-    )
+    spread = _spread(key, even["value_low"], even["value_high"])
     crossings = int(even.get("crossings") or 0)
     again = (
         f" The share crosses 50% {crossings} times: the first is shown; more battles a value "
@@ -194,6 +200,22 @@ def _print(
     console.print(escape(f"Even matchup at about {at}{spread}.{again}"))
 
 
+def _spread(key: str, low: float | None, high: float | None) -> str:
+    """The even point's 95% range, an end past the sweep said as such (the end the sweep
+    does bound was left out when the other was open).
+
+    >>> _spread("morale", 3.1, None), _spread("size", None, None)
+    (' (95%: morale 3.1 or more, past the last value)', ' (95% range reaches past the sweep)')
+    """
+    if low is not None and high is not None:
+        return f" (95%: {key} {low:g} - {high:g})"
+    if low is not None:
+        return f" (95%: {key} {low:g} or more, past the last value)"
+    if high is not None:
+        return f" (95%: {key} {high:g} or less, past the first value)"
+    return " (95% range reaches past the sweep)"
+
+
 def _note(plan: SimulationPlan, side: int, unit: str, key: str) -> str | None:
     """What a value of ``key`` counts, where the ruleset says more than its name does."""
     army = plan.army_lists()[side]
@@ -201,17 +223,26 @@ def _note(plan: SimulationPlan, side: int, unit: str, key: str) -> str | None:
     return load_ruleset(army.ruleset).hooks.profile_note(listed, key)
 
 
-def _never_even(side: str, points: list[SweepPoint]) -> str:
+def _never_even(side: str, points: list[SweepPoint], key: str = "size") -> str:
     """What a sweep that names no even point shows: an uneven matchup only where every
-    interval leaves 50% out; else too few battles to tell (also when the share reaches 50%
+    interval leaves 50% out, and the values where one does not (it said "its intervals reach
+    50%" when only one did); else too few battles to tell (also when the share reaches 50%
     but every interval holds it: one value's share at 50% is no more even than the rest)."""
     if all(p.share < 0.5 for p in points) or all(p.share > 0.5 for p in points):
         where = "below" if points[0].share < 0.5 else "above"
-        if all(not (low <= 0.5 <= high) for low, high in (p.interval() for p in points)):
+        open_ = [p.value for p in points if p.interval()[0] <= 0.5 <= p.interval()[1]]
+        if not open_:
             return f"The matchup is uneven across this range: {side}'s share stays {where} 50%."
+        if len(open_) == len(points):
+            return (
+                f"{side}'s share stays {where} 50% across this range, but every interval holds "
+                "50%: more battles (-n) would tell whether the matchup is even here."
+            )
+        shown = ", ".join(str(v) for v in open_)
         return (
-            f"{side}'s share stays {where} 50% across this range, but its intervals reach 50%: "
-            "more battles (-n) would tell whether the matchup is even here."
+            f"{side}'s share stays {where} 50% across this range, clearly so but at {key} "
+            f"{shown}, whose interval holds 50%: more battles (-n) would tell whether the "
+            "matchup is even there."
         )
     return (
         f"{side}'s share reaches 50% in this range, but every interval holds 50%: more "
