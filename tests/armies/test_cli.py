@@ -211,3 +211,15 @@ def test_an_army_of_more_than_1000_units_is_one_line(tmp_path: Path, capsys: Cap
     assert main(["army", "show", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "units: List should have at most 1000 items" in err
+
+
+def test_show_names_the_weapons_a_type_carries_without_paying(
+    capsys: Capture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Breakers unit fights with its Axe as well as what it bought: the table named only
+    the bought options, so an odds check of the unit's attack could take the wrong weapon."""
+    monkeypatch.setenv("COLUMNS", "200")  # every cell on one line
+    assert main(["army", "show", str(SAMPLE)]) == 0
+    words = " ".join(capsys.readouterr().out.split())
+    assert "Axe (free), Heavy Javelin x20" in words and "Dagger (free), Siege" in words
+    assert "(free): what every miniature of the type carries without paying" in words

@@ -130,17 +130,22 @@ def validate_army(file: ArmyPath, as_json: Json = False) -> None:
 
 def _units_table(report: ArmyReport) -> Table:
     title = escape(f"{report.army.name} ({report.army.ruleset})")
-    table = Table(title=title, title_justify="left")
+    table = Table(title=title, title_justify="left", caption_justify="left")
     for column in ("Unit", "Type", "Size", "Options", "Points"):
         table.add_column(column, justify="right" if column in ("Size", "Points") else "left")
-    for unit, listed in zip(report.cost.units, report.army.units, strict=True):
-        options = ", ".join(f"{o.option} x{o.models}" for o in unit.options) or "-"
+    hooks = load_ruleset(report.army.ruleset).hooks
+    carried = [hooks.carried(listed) for listed in report.army.units]
+    for unit, listed, free in zip(report.cost.units, report.army.units, carried, strict=True):
+        bought = [f"{o.option} x{o.models}" for o in unit.options]
+        options = ", ".join([f"{name} (free)" for name in free] + bought) or "-"
         kind = unit.type + "".join(f"\n{k} {v}" for k, v in listed.profile.items())
         _row(table, unit.unit, kind, str(unit.size), options, str(unit.total))
     for extra in report.cost.extras:
         _row(table, extra.name, "battalion", "", "", str(extra.points))
+    notes = ["(free): what every miniature of the type carries without paying"] * any(carried)
     if any(u.profile for u in report.army.units):
-        table.caption = "under a type: the unit's own numbers in place of the type's (profile)"
+        notes.append("under a type: the unit's own numbers in place of the type's (profile)")
+    table.caption = "\n".join(notes) or None
     return table
 
 

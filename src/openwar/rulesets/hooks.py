@@ -83,6 +83,12 @@ class RulesetHooks(ABC, Generic[C]):
         unknown (that is reported already)."""
         return None
 
+    def carried(self, unit: ArmyUnit) -> list[str]:
+        """What every miniature of ``unit`` carries without paying for it (its type's own
+        weapons), for ``army show``; nothing where the ruleset has no such thing or the type
+        is unknown."""
+        return []
+
     def profile_note(self, unit: ArmyUnit, key: str) -> str | None:
         """What a value of ``key`` of ``unit``'s profile counts, where its name does not say
         (a sweep's table notes it); None when it is plain."""

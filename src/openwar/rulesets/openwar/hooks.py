@@ -68,6 +68,13 @@ class OpenWarHooks(RulesetHooks[OpenWarCatalog]):
         base = unit.profile.get("points_per_miniature", kind.points_per_miniature) * size
         return UnitCost(unit.name, kind.name, size, base, tuple(costs)), problems
 
+    def carried(self, unit: ArmyUnit) -> list[str]:
+        """The type's default options (its free weapon) and a Siege engine's engine."""
+        kind = self.catalog.unit_type(unit.type)
+        if kind is None:
+            return []
+        return [*kind.default_options, *([kind.engine.name] if kind.engine else [])]
+
     def profile_keys(self, unit: ArmyUnit) -> ProfileKeys | None:
         """U20: the type's characteristics and cost, and the numbers of every weapon the unit
         carries (its type's, those bought, their alternate profiles, a Siege engine's)."""
