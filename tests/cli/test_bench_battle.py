@@ -10,10 +10,12 @@ from openwar.cli.app import main
 
 def test_bench_battle_runs_one_battle_per_player(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["bench", "battle", "-n", "1"])
-    out = capsys.readouterr().out
+    captured = capsys.readouterr()
     assert code == 0
     for word in ("random", "simple", "battles/s", "actions/s", "peak MB"):
-        assert word in out
+        assert word in captured.out
+    # the progress bar on stderr, as simulate's: it was the first lines of a saved report
+    assert "━" not in captured.out.split("OpenWar battles")[0] and "1/1" in captured.err
 
 
 def test_bench_battle_refuses_an_unknown_player(capsys: pytest.CaptureFixture[str]) -> None:

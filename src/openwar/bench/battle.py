@@ -96,7 +96,9 @@ def run(count: int, players: list[str], armies: tuple[Path, Path] = SAMPLE_ARMIE
     """Play and print one row per player kind."""
     console = Console()
     rows = []
-    with progress_bar(console, label="{task.description:>7}", remaining=False) as progress:
+    # the bar on stderr, as simulate's: stdout (a file, a pipe) gets the figures alone
+    bar = progress_bar(Console(stderr=True), label="{task.description:>7}", remaining=False)
+    with bar as progress:
         for player in players:
             rows.append(play_battles(player, count, armies, progress))
     print_whole(console, figures_table(rows))
