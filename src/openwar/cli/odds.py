@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -250,13 +251,15 @@ def openwar_odds(
 
     def simulator(n: int, s: int) -> SimulatedOdds:
         sim, rolled["presence"] = roll(profile, n, s)
+        share = rolled["presence"]  # a share of n rolls: its 95% half-width
+        rolled["error"] = 1.96 * math.sqrt(share * (1.0 - share) / n) if n else math.inf
         return sim
 
     def presence_table(console: Console) -> None:
         presence = result.extras["presence"]
         line = f"Presence roll beats Morale {morale}: [bold]{presence['probability']:.4f}[/bold]"
         if "presence" in rolled:
-            line += f" (Monte Carlo: {rolled['presence']:.4f})"
+            line += f" (Monte Carlo: {rolled['presence']:.4f} ± {rolled['error']:.4f} at 95%)"
         console.print(line)
         shown = [
             f"{k}: {p:.3f}" for k, p in enumerate(presence["by_slain"])

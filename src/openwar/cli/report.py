@@ -32,7 +32,7 @@ def odds_table(title: str, values: np.ndarray, simulated: np.ndarray | None, lab
         if simulated is not None:
             row.append(f"{simulated[k]:.4f}")
         table.add_row(*row)
-    if last < len(values) - 1:
+    if last < len(values) - 1 and cumulative[last + 1] > 0.0:  # a tail of exact zeros: no row
         table.add_row(
             f">{last}", f"{cumulative[last + 1]:.1e}", "", *([""] if simulated is not None else [])
         )
@@ -58,8 +58,8 @@ def print_odds(result: OddsResult, simulated: SimulatedOdds | None, console: Con
     line = f"mean {result.quantity} [bold]{result.mean:.4f}[/bold]"
     line += f", mean models {slain_label} [bold]{result.mean_slain:.4f}[/bold]"
     if simulated is not None:
-        line += f" (Monte Carlo: {simulated.mean:.4f} from {simulated.trials:,} rolls, "
-        line += f"seed {simulated.seed})"
+        line += f" (Monte Carlo: {simulated.mean:.4f} ± {simulated.mean_error:.4f} at 95%, "
+        line += f"from {simulated.trials:,} rolls, seed {simulated.seed})"
     console.print(line)
     used = result.profile.get("piercing_used")
     if used:  # OPR-A8: --piercing auto (or a weapon with p or x) kept the better reading
@@ -80,6 +80,10 @@ def odds_json(result: OddsResult, simulated: SimulatedOdds | None) -> str:
             "seed": simulated.seed,
             "distribution": simulated.distribution.tolist(),
             "mean": simulated.mean,
+            "mean_ci95": [
+                simulated.mean - simulated.mean_error,
+                simulated.mean + simulated.mean_error,
+            ],
         }
     return json.dumps(data, indent=2)
 

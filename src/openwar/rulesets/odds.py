@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,6 +65,14 @@ class SimulatedOdds:
     @property
     def mean(self) -> float:
         return mean(self.distribution)
+
+    @property
+    def mean_error(self) -> float:
+        """The half-width of the simulated mean's 95% interval (1.96 standard errors): the
+        exact mean lies within it in about 19 runs of 20."""
+        k = np.arange(len(self.distribution))
+        spread = float(self.distribution @ (k * k)) - self.mean**2
+        return 1.96 * math.sqrt(max(spread, 0.0) / self.trials) if self.trials else math.inf
 
 
 def pad(a: FloatArray, length: int) -> FloatArray:
