@@ -223,3 +223,15 @@ def test_show_names_the_weapons_a_type_carries_without_paying(
     words = " ".join(capsys.readouterr().out.split())
     assert "Axe (free), Heavy Javelin x20" in words and "Dagger (free), Siege" in words
     assert "(free): what every miniature of the type carries without paying" in words
+
+
+def test_cost_says_how_each_units_base_was_reckoned(tmp_path: Path, capsys: Capture) -> None:
+    """It said "base 140" for 20 miniatures at 7 points each from the unit's own profile."""
+    text = SAMPLE.read_text(encoding="utf-8").replace(
+        "    type: Breakers\n", "    type: Breakers\n    profile: {points_per_miniature: 7}\n", 1
+    )
+    assert main(["army", "cost", str(write(tmp_path, text)), "--json"]) == 0
+    units = json.loads(capsys.readouterr().out)["units"]
+    first = next(u for u in units if u["type"] == "Breakers")
+    assert (first["base"], first["base_way"]) == (140, "20 x 7 (profile)")
+    assert next(u for u in units if u["type"] == "Skirmishers")["base_way"] == "10 x 10"

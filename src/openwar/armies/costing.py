@@ -25,6 +25,7 @@ class UnitCost:
     size: int
     base: int
     options: tuple[OptionCost, ...] = ()
+    base_way: str = "base"  # how the base was reckoned, e.g. "20 x 7 (profile)"
 
     @property
     def total(self) -> int:
@@ -54,6 +55,7 @@ class ArmyCost:
         units = [
             {
                 "unit": u.unit, "type": u.type, "size": u.size, "base": u.base,
+                "base_way": u.base_way,
                 "options": [vars(o) for o in u.options], "total": u.total,
             }
             for u in self.units

@@ -154,7 +154,7 @@ def _cost_table(report: ArmyReport) -> Table:
     for column in ("Unit", "Item", "Miniatures", "Paid as", "Points"):
         table.add_column(column, justify="right" if column in ("Miniatures", "Points") else "left")
     for unit in report.cost.units:
-        _row(table, unit.unit, unit.type, str(unit.size), "base", str(unit.base))
+        _row(table, unit.unit, unit.type, str(unit.size), unit.base_way, str(unit.base))
         for o in unit.options:
             _row(table, "", o.option, str(o.models), o.way, str(o.points))
     for extra in report.cost.extras:

@@ -54,7 +54,11 @@ class AosHooks(RulesetHooks[AosCatalog]):
         options, more = price_options(self, unit, size, scroll.options, ("U14", "U4"))
         problems += more
         points = unit.profile.get("points", scroll.points)
-        return UnitCost(unit.name, scroll.name, size, points * blocks, tuple(options)), problems
+        per = "model" if scroll.size == 1 else f"{scroll.size} models"
+        way = f"{blocks} x {points} (per {per})"
+        way += " (profile)" if "points" in unit.profile else ""
+        cost = UnitCost(unit.name, scroll.name, size, points * blocks, tuple(options), way)
+        return cost, problems
 
     def profile_note(self, unit: ArmyUnit, key: str) -> str | None:
         """A warscroll's points are for each block of its size (U3)."""

@@ -45,8 +45,8 @@ class OldWorldHooks(RulesetHooks[OldWorldCatalog]):
         problems += more
         if unit.allied:
             problems.append(self.problem("U11", "'allied' is not an Old World rule", unit.name))
-        base = entry.points_per_model * size
-        return UnitCost(unit.name, entry.name, size, base, tuple(options)), problems
+        base, way = entry.points_per_model * size, f"{size} x {entry.points_per_model}"
+        return UnitCost(unit.name, entry.name, size, base, tuple(options), way), problems
 
     def army_rules(self, army: ArmyList, cost: ArmyCost) -> list[ArmyProblem]:
         problems = self._general(army)

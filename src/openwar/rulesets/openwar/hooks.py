@@ -65,8 +65,9 @@ class OpenWarHooks(RulesetHooks[OpenWarCatalog]):
             costs.extend(cost)
         problems += self._per_miniature_limits(unit, size)
         problems += _other_fields(self, unit)
-        base = unit.profile.get("points_per_miniature", kind.points_per_miniature) * size
-        return UnitCost(unit.name, kind.name, size, base, tuple(costs)), problems
+        each = unit.profile.get("points_per_miniature", kind.points_per_miniature)
+        way = f"{size} x {each}" + (" (profile)" if "points_per_miniature" in unit.profile else "")
+        return UnitCost(unit.name, kind.name, size, each * size, tuple(costs), way), problems
 
     def carried(self, unit: ArmyUnit) -> list[str]:
         """The type's default options (its free weapon) and a Siege engine's engine."""

@@ -46,8 +46,8 @@ class OprHooks(RulesetHooks[OprCatalog]):
         problems += more
         if unit.allied:
             problems.append(self.problem("U13", "'allied' is not an OPR rule", unit.name))
-        base = profile.points * copies
-        return UnitCost(unit.name, profile.name, size, base, tuple(options)), problems
+        base, way = profile.points * copies, f"{copies} x {profile.points}"
+        return UnitCost(unit.name, profile.name, size, base, tuple(options), way), problems
 
     def _copies(self, unit: ArmyUnit, profile: OprUnit, size: int) -> tuple[int, list[ArmyProblem]]:
         """How many copies of the profile the unit is: 1, or 2 for a combined Infantry unit."""
