@@ -325,3 +325,28 @@ def test_a_battleplan_whose_png_cannot_be_written_leaves_no_svg(
     )
     assert "full.png: cannot write (No space left on device)" in line
     assert list(tmp_path.iterdir()) == [full]
+
+
+def test_a_reader_that_stops_reading_still_gets_the_chart(tmp_path: Path) -> None:
+    """`simulate ... --plot x.png | head -3`: the summary's first line met a closed pipe and the
+    chart, written after it, was never made. Here the pipe is closed before anything is read."""
+    chart = tmp_path / "x.png"
+    program = "import sys; from openwar.cli.app import main; sys.exit(main(sys.argv[1:]))"
+    argv = ["simulate", *ARMIES, "-n", "2", "--workers", "1", "--plot", str(chart)]
+    env = {**os.environ, "OPENWAR_STORE": str(tmp_path / "runs.sqlite3")}
+    read, write = os.pipe()
+    os.close(read)  # nobody reads: the first line printed meets a broken pipe
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", program, *argv],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            check=False,
+            env=env,
+        )
+    finally:
+        os.close(write)
+    assert "Traceback" not in done.stderr
+    assert chart.read_bytes().startswith(b"\x89PNG")

@@ -248,14 +248,21 @@ def _play(runs: RunStore, run_id: int, executor: Executor, err: Console) -> Fini
 def _report(
     finished: FinishedRun, path: Path, plot: Path | None, as_json: bool, err: Console
 ) -> None:
+    refused: OpenWarError | None = None
+    if plot is not None:  # first: a reader that stops reading (| head) still gets the chart
+        from openwar.sim.plot import plot_run
+
+        try:
+            plot_run(finished.summary, finished.results, plot)
+        except OpenWarError as exc:  # said last: a chart refused loses neither run nor summary
+            refused = exc
     if as_json:
         typer.echo(json.dumps(finished.summary, indent=2))
     else:
         print_summary(Console(highlight=False), finished.summary)
     where = f"Run {finished.run_id} stored in {path}: openwar runs show {finished.run_id}"
     err.print(where, markup=False)
-    if plot is not None:  # last: a chart that cannot be written loses neither run nor summary
-        from openwar.sim.plot import plot_run
-
-        plot_run(finished.summary, finished.results, plot)
+    if refused is not None:
+        raise refused
+    if plot is not None:
         err.print(f"Chart: {plot}", markup=False)
