@@ -223,6 +223,9 @@ def test_show_names_the_weapons_a_type_carries_without_paying(
     words = " ".join(capsys.readouterr().out.split())
     assert "Axe (free), Heavy Javelin x20" in words and "Dagger (free), Siege" in words
     assert "(free): what every miniature of the type carries without paying" in words
+    assert main(["army", "show", str(SAMPLE), "--json"]) == 0
+    carried = {c["unit"]: c["carried"] for c in json.loads(capsys.readouterr().out)["carried"]}
+    assert carried["First Ironclad Cohort"] == ["Axe"] and "Siege Engine" in carried["Bolt Engine"]
 
 
 def test_cost_says_how_each_units_base_was_reckoned(tmp_path: Path, capsys: Capture) -> None:

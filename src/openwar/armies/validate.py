@@ -34,7 +34,14 @@ class ArmyReport:
             "problems": [p.to_json() for p in self.problems], "cost": self.cost.to_json(),
         }  # fmt: skip
         own = [{"unit": u.name, "profile": dict(u.profile)} for u in self.army.units if u.profile]
-        return data | ({"profiles": own} if own else {})  # units' own numbers (U20, aos U17)
+        data |= {"profiles": own} if own else {}  # units' own numbers (U20, aos U17)
+        hooks = load_ruleset(self.army.ruleset).hooks if self.army.ruleset in RULESETS else None
+        free = [
+            {"unit": u.name, "carried": found}
+            for u in self.army.units
+            if hooks is not None and (found := hooks.carried(u))
+        ]
+        return data | ({"carried": free} if free else {})  # what a type carries without paying
 
 
 def assess(army: ArmyList) -> ArmyReport:
