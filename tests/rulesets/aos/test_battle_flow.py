@@ -203,6 +203,25 @@ def test_aos_v5_loot_and_plunder_removes_looted_objectives() -> None:
     assert state.extra["objectives"] == [[60.0, 5.0]] and state.extra["looted"] == [1, 0]
 
 
+def test_aos_v2_v5_loot_and_plunder_scores_objectives_held_or_looted() -> None:
+    """The score was looted x 10 + held ("B 13" with six objectives on the table): now the
+    objectives held, which decide the battle at its end, and a battle won by looting all three
+    is scored in objectives looted."""
+    board = first_blood_board()
+    board["victory"] = "Loot and Plunder"
+    state = in_phase(battle([unit("a", 1)], [unit("b", 1)], board), "battleshock", turn=0)
+    state.extra["control"] = [1, 1, 0]
+    state.extra["looted"] = [0, 1]
+    assert victory.scores(state) == (1, 2)
+    outcome = victory.result(state)
+    assert (outcome.winner, outcome.victory, outcome.scores) == (1, "minor", (1, 2))
+    state.extra["looted"] = [3, 1]
+    state.extra["sudden"] = 0
+    outcome = victory.result(state)
+    assert (outcome.winner, outcome.victory, outcome.scores) == (0, "major", (3, 1))
+    assert outcome.reason == "Loot and Plunder: looted all 3"
+
+
 def test_aos_b9_battle_ends_when_a_side_has_no_units_left() -> None:
     state = in_phase(
         battle(

@@ -151,17 +151,17 @@ def follow_prize(state: GameState) -> None:
 
 
 def scores(state: GameState) -> tuple[int, int]:
-    """What each side scored under the battleplan's victory condition."""
+    """What each side scored under the battleplan's victory condition (Loot and Plunder: the
+    objectives held, which decide it at the end, as OpenWar's OW-V6; it scored looted x 10 +
+    held, read as "B 13" with six objectives; a battle won by looting all three is scored in
+    objectives looted, :func:`result`)."""
     name = state.board.get("victory")
     held = state.extra["control"]
     if name == "War of Attrition":
         return (_destroyed_points(state, 0), _destroyed_points(state, 1))
     if name == "Drawn and Quartered":
         return (int(state.extra["vp"][0]), int(state.extra["vp"][1]))
-    if name == "Loot and Plunder":
-        looted = state.extra["looted"]
-        return (looted[0] * 10 + held.count(0), looted[1] * 10 + held.count(1))
-    if name in ("Field of Glory", "Invasion", "Arcane Prize"):
+    if name in ("Field of Glory", "Invasion", "Arcane Prize", "Loot and Plunder"):
         return (held.count(0), held.count(1))
     return (int(state.extra["slain_wounds"][0]), int(state.extra["slain_wounds"][1]))
 
@@ -176,6 +176,10 @@ def result(state: GameState) -> Outcome:
     rounds = state.round
     held = state.extra["control"]
     sudden = state.extra.get("sudden")
+    if sudden is not None and name == "Loot and Plunder":  # looting decided it (AOS-V5)
+        looted = state.extra["looted"]
+        return Outcome(sudden, "major", (int(looted[0]), int(looted[1])), rounds,
+                       f"{name}: looted all 3")  # fmt: skip
     if sudden is not None:
         return Outcome(sudden, "major", sc, rounds, f"{name}: sudden victory")
     if name == "Field of Glory":
