@@ -220,7 +220,12 @@ def test_odds_bad_input_is_one_line_and_exit_code_2(
         (("aos", "--attacks", "1000", "--damage", "100"), "up to 100,000 damage in one attack"),
         (
             ("aos", "--attacks", "1000", "--damage", "D6", "--mortal-on-6-hit", "100"),
-            "'--attacks' x ('--damage' + '--mortal-on-6-hit'): up to 106,000 damage",
+            "'--attacks' x what one attack can do (damage, mortal wounds, extra hits): up to "
+            "106,000 damage",
+        ),
+        (
+            ("aos", "--attacks", "1000", "--damage", "20", "--extra-hits-on-6", "4"),
+            "what one attack can do (damage, mortal wounds, extra hits): up to 100,000 damage",
         ),
         (
             ("oldworld", "--models", "100", "--attacks", "10", "--damage", "100"),

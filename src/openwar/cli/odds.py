@@ -151,6 +151,21 @@ def aos_odds(
     mortal_ends_sequence: Annotated[
         bool, typer.Option(help="A 6 to hit inflicts only the mortal wounds (no wound roll).")
     ] = False,
+    extra_hits_on_6: Annotated[
+        int,
+        typer.Option(
+            min=0, max=MAX_PER_MODEL, help="Unmodified 6s to hit score N more hits (each wounds)."
+        ),
+    ] = 0,
+    mortal_on_6_wound: Annotated[
+        int,
+        typer.Option(
+            min=0, max=MAX_PER_MODEL, help="Unmodified 6s to wound also inflict N mortal wounds."
+        ),
+    ] = 0,
+    mortal_wound_ends_sequence: Annotated[
+        bool, typer.Option(help="A 6 to wound inflicts only the mortal wounds (no save roll).")
+    ] = False,
     cap_modifiers: Annotated[
         bool, typer.Option(help="Cap hit/wound modifiers at +1/-1 (3rd-edition excerpt).")
     ] = False,
@@ -181,18 +196,25 @@ def aos_odds(
 
     options.check_dice(attacks.maximum, "'--attacks'")
     options.check_damage(damage.maximum, "'--damage'")
+    # the most one attack can do: its hits' damage and mortal wounds, and a 6 to hit's mortal
+    per_hit = damage.maximum + mortal_on_6_wound
+    most = (1 + extra_hits_on_6) * per_hit + mortal_on_6_hit
     options.check_total(
-        attacks.maximum * (damage.maximum + mortal_on_6_hit),
-        "'--attacks' x ('--damage' + '--mortal-on-6-hit')"
-        if mortal_on_6_hit
+        attacks.maximum * most,
+        "'--attacks' x what one attack can do (damage, mortal wounds, extra hits)"
+        if most != damage.maximum
         else "'--attacks' x '--damage'",
     )
-    warded = damage.maximum + mortal_on_6_hit if ward is not None else 0
-    options.check_rolled(attacks.maximum, simulate, "'--attacks'", warded)
+    warded = most if ward is not None else 0
+    options.check_rolled(attacks.maximum * (1 + extra_hits_on_6), simulate, "'--attacks'", warded)
     profile = AosAttack(
-        attacks, hit, wound, rend, damage, save, cover, hit_mod, wound_mod, save_mod,
-        reroll_hits, reroll_wounds, reroll_saves, ward, mortal_on_6_hit, mortal_ends_sequence,
-        cap_modifiers, models_wounds, models, allocation,
+        attacks=attacks, hit=hit, wound=wound, rend=rend, damage=damage, save=save, cover=cover,
+        hit_modifier=hit_mod, wound_modifier=wound_mod, save_modifier=save_mod,
+        reroll_hits=reroll_hits, reroll_wounds=reroll_wounds, reroll_saves=reroll_saves,
+        ward=ward, mortal_on_6_hit=mortal_on_6_hit, mortal_ends_sequence=mortal_ends_sequence,
+        extra_hits_on_6=extra_hits_on_6, mortal_on_6_wound=mortal_on_6_wound,
+        mortal_wound_ends_sequence=mortal_wound_ends_sequence, cap_modifiers=cap_modifiers,
+        models_wounds=models_wounds, models=models, allocation=allocation,
     )  # fmt: skip
     _finish(attack_odds(profile), lambda n, s: roll(profile, n, s), as_json, plot, simulate, seed)
 

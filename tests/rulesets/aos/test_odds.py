@@ -63,14 +63,22 @@ def one_attack(p: AosAttack) -> dict[tuple[int, int], Fraction]:
     save_face = d6_after_reroll(save, reroll_rule(p.reroll_saves))
     damage = dice_total(p.damage.count, p.damage.sides, p.damage.modifier)
 
-    def unsaved_damage(_: None) -> dict[int, Fraction]:
-        def after_wound(face: int) -> dict[int, Fraction]:
+    def saved_or_not() -> dict[int, Fraction]:
+        return bind(
+            save_face,
+            lambda s: certain(0) if save(s) else bind(damage, lambda d: count_kept(d, p.ward)),
+        )
+
+    def one_hit() -> dict[tuple[int, int], Fraction]:
+        """A hit's (damage, mortal wounds): AOS-A16's 6 to wound adds mortal wounds."""
+
+        def after_wound(face: int) -> dict[tuple[int, int], Fraction]:
             if not wound(face):
-                return certain(0)
-            return bind(
-                save_face,
-                lambda s: certain(0) if save(s) else bind(damage, lambda d: count_kept(d, p.ward)),
-            )
+                return certain((0, 0))
+            six = face == 6 and p.mortal_on_6_wound > 0
+            mortal = count_kept(p.mortal_on_6_wound if six else 0, p.ward)
+            normal = certain(0) if six and p.mortal_wound_ends_sequence else saved_or_not()
+            return fmap(sequence([normal, mortal]), lambda pair: (pair[0], pair[1]))
 
         return bind(wound_face, after_wound)
 
@@ -79,8 +87,12 @@ def one_attack(p: AosAttack) -> dict[tuple[int, int], Fraction]:
             return certain((0, 0))
         six = face == 6 and p.mortal_on_6_hit > 0
         mortal = count_kept(p.mortal_on_6_hit if six else 0, p.ward)
-        normal = certain(0) if six and p.mortal_ends_sequence else unsaved_damage(None)
-        return fmap(sequence([normal, mortal]), lambda pair: (pair[0], pair[1]))
+        if six and p.mortal_ends_sequence:
+            return fmap(mortal, lambda m: (0, m))
+        hits = 1 + (p.extra_hits_on_6 if face == 6 else 0)  # AOS-A15: each rolls to wound
+        each = sequence([one_hit()] * hits)
+        summed = fmap(each, lambda run: (sum(d for d, _ in run), sum(m for _, m in run)))
+        return bind(summed, lambda pair: fmap(mortal, lambda m: (pair[0], pair[1] + m)))
 
     return bind(d6_after_reroll(hit, reroll_rule(p.reroll_hits)), after_hit)
 
@@ -131,15 +143,32 @@ def icepool_damage(p: AosAttack) -> np.ndarray:
         face_die(wound, p.reroll_wounds),
         face_die(save, p.reroll_saves),
     )
-    normal = icepool.map(lambda t, d: (d @ kept) if t and d else 0, through, damage_die)
+    saved = icepool.map(lambda t, d: (d @ kept) if t and d else 0, through, damage_die)
     mortal = (p.mortal_on_6_hit @ kept) if p.mortal_on_6_hit else icepool.Die([0])
+    wound_mortal = (p.mortal_on_6_wound @ kept) if p.mortal_on_6_wound else icepool.Die([0])
+
+    def per_wound_face(face: int) -> Any:
+        if not wound(face):
+            return 0
+        if face == 6 and p.mortal_on_6_wound:
+            unsaved = save_die.map(lambda s: 0 if save(s) else 1)
+            after = icepool.map(lambda u, d: (d @ kept) if u and d else 0, unsaved, damage_die)
+            return wound_mortal if p.mortal_wound_ends_sequence else after + wound_mortal
+        return saved_given_wound
+
+    save_die = face_die(save, p.reroll_saves)
+    saved_given_wound = icepool.map(
+        lambda s, d: 0 if save(s) or not d else (d @ kept), save_die, damage_die
+    )
+    normal = face_die(wound, p.reroll_wounds).map(per_wound_face) if p.mortal_on_6_wound else saved
 
     def per_hit_face(face: int) -> Any:
         if not hit(face):
             return 0
-        if face == 6 and p.mortal_on_6_hit:
-            return mortal if p.mortal_ends_sequence else normal + mortal
-        return normal
+        if face == 6 and p.mortal_on_6_hit and p.mortal_ends_sequence:
+            return mortal
+        hits = normal if face != 6 else (1 + p.extra_hits_on_6) @ normal
+        return hits + mortal if face == 6 and p.mortal_on_6_hit else hits
 
     attack = face_die(hit, p.reroll_hits).map(per_hit_face)
     a = p.attacks
@@ -219,6 +248,24 @@ SMALL = [
     aos(attacks="2", hit=4, wound=4, save=5, mortal_on_6_hit=1),
     aos(attacks="2", hit=4, wound=4, save=5, mortal_on_6_hit=2, mortal_ends_sequence=True),
     aos(attacks="2", hit=5, wound=4, save=4, mortal_on_6_hit=1, ward=6, reroll_hits="ones"),
+    aos(attacks="2", hit=4, wound=4, save=5, extra_hits_on_6=1),  # AOS-A15
+    aos(attacks="2", hit=3, wound=4, damage="D3", save=4, extra_hits_on_6=2, mortal_on_6_hit=1),
+    aos(attacks="2", hit=4, wound=4, save=4, extra_hits_on_6=1, reroll_hits="failed", ward=6),
+    aos(attacks="2", hit=4, wound=4, save=4, mortal_on_6_wound=1),  # AOS-A16
+    aos(
+        attacks="2",
+        hit=4,
+        wound=3,
+        damage="2",
+        save=4,
+        mortal_on_6_wound=2,
+        ward=5,
+        mortal_wound_ends_sequence=True,
+        reroll_wounds="ones",
+    ),
+    aos(
+        attacks="2", hit=4, wound=4, save=5, extra_hits_on_6=1, mortal_on_6_wound=1, models_wounds=2
+    ),
     aos(attacks="2", hit=4, wound=4, save=7, cover=True),
     aos(attacks="2", hit=4, wound=4, save=4, cover=True, rend=-2),
     aos(attacks="2", hit=4, wound=4, hit_modifier=-3, save=7),
@@ -270,6 +317,21 @@ ICEPOOL = [
     aos(attacks="10", hit=4, wound=3, save=4, mortal_on_6_hit=2, mortal_ends_sequence=True),
     aos(attacks="10", hit=3, wound=3, damage="D3", save=5, ward=5),
     aos(attacks="2D6", hit=4, wound=4, damage="2", save=4, ward=6, mortal_on_6_hit=1),
+    aos(attacks="10", hit=4, wound=3, damage="D3", save=4, extra_hits_on_6=1),
+    aos(attacks="10", hit=3, wound=4, save=4, mortal_on_6_wound=1, reroll_wounds="failed"),
+    aos(attacks="10", hit=3, wound=4, save=3, mortal_on_6_wound=2, mortal_wound_ends_sequence=True),
+    aos(
+        attacks="D6",
+        hit=4,
+        wound=4,
+        damage="D3",
+        save=5,
+        extra_hits_on_6=2,
+        mortal_on_6_wound=1,
+        mortal_on_6_hit=1,
+        ward=6,
+        reroll_hits="ones",
+    ),
     aos(
         attacks="D6",
         hit=4,
@@ -298,6 +360,28 @@ MONTE_CARLO = [
     aos(attacks="D6", hit=3, wound=4, damage="D3", save=5, ward=6, mortal_on_6_hit=1),
     aos(attacks="8", hit=3, wound=3, damage="D3", save=5, models_wounds=3, models=3),
     aos(attacks="8", hit=3, wound=3, damage="D6", save=6, models_wounds=4, allocation="per-attack"),
+    aos(
+        attacks="D6",
+        hit=4,
+        wound=4,
+        damage="D3",
+        save=5,
+        extra_hits_on_6=1,
+        mortal_on_6_wound=1,
+        ward=6,
+        models_wounds=2,
+    ),
+    aos(
+        attacks="10",
+        hit=3,
+        wound=4,
+        damage="2",
+        save=4,
+        mortal_on_6_wound=2,
+        mortal_wound_ends_sequence=True,
+        allocation="per-attack",
+        models_wounds=3,
+    ),
 ]
 
 
@@ -397,6 +481,32 @@ def test_aos_mortal_wounds_on_unmodified_6_to_hit_are_counted_once() -> None:
     assert dist[2] == pytest.approx(1 / 6 * 5 / 6, abs=1e-15)
     assert dist[1] == pytest.approx(2 / 6 * 5 / 6 + 1 / 6 * 1 / 6, abs=1e-15)
     assert dist.sum() == pytest.approx(1.0, abs=1e-15)
+
+
+def test_aos_a15_a_6_to_hit_scores_its_extra_hits_each_rolling_to_wound() -> None:
+    """10 attacks hitting on 4+, a 6 scoring 2 hits: 10 x (2/6 + 2 x 1/6) = 6 2/3 hits; each
+    wounds on 4+ and goes unsaved (no save): 3 1/3 damage."""
+    profile = aos(attacks="10", hit=4, wound=4, save=7, extra_hits_on_6=1)
+    assert attack_odds(profile).mean == pytest.approx(10 / 3)
+    assert attack_odds(replace(profile, extra_hits_on_6=0)).mean == pytest.approx(2.5)
+
+
+def test_aos_a16_a_6_to_wound_adds_mortal_wounds_or_ends_the_sequence() -> None:
+    """Hits on 2+ (5/6), wounds on 4+; a save of 2+ stops all but the rolls of 1: in addition
+    (1/6 of hits x 2 mortal) or instead (a 6 to wound is only its mortal wounds)."""
+    base = aos(attacks="6", hit=2, wound=4, save=2, mortal_on_6_wound=2)
+    hits, saved_through = 6 * 5 / 6, 1 / 6
+    plus = hits * (3 / 6 * saved_through + 1 / 6 * 2)
+    assert attack_odds(base).mean == pytest.approx(plus)
+    ends = replace(base, mortal_wound_ends_sequence=True)
+    assert attack_odds(ends).mean == pytest.approx(hits * (2 / 6 * saved_through + 1 / 6 * 2))
+
+
+def test_aos_extra_hits_are_refused_where_they_cannot_be_counted() -> None:
+    with pytest.raises(ProfileError, match="--extra-hits-on-6: a 6 to hit that ends"):
+        aos(extra_hits_on_6=1, mortal_on_6_hit=1, mortal_ends_sequence=True)
+    with pytest.raises(ProfileError, match="--extra-hits-on-6: each hit of an attack"):
+        aos(extra_hits_on_6=1, allocation="per-attack")
 
 
 def test_aos_mortal_wounds_ignore_the_save() -> None:

@@ -48,25 +48,30 @@ def _batch(
     hit = roll_test_sparse(rng, len(alive), p.hit, p.hit_modifier, cap=cap,
                            reroll=p.reroll_hits, **_flags(rules.hit))  # fmt: skip
     going = hit.success
-    mortal_at = alive[:0]
-    if p.mortal_on_6_hit:
-        six = hit.faces == 6
-        mortal_at = alive[six]
-        if p.mortal_ends_sequence:
-            going = going & ~six
-    alive = alive[going]
+    six = hit.faces == 6
+    mortal_at = alive[six] if p.mortal_on_6_hit else alive[:0]
+    if p.mortal_on_6_hit and p.mortal_ends_sequence:
+        going = going & ~six
+    # an unmodified 6 to hit scores its extra hits too (AOS-A15): each rolls to wound alone
+    alive = np.concatenate([alive[going], np.repeat(alive[going & six], p.extra_hits_on_6)])
     save_mod = p.rend + p.save_modifier + (rules.cover_save_bonus if p.cover else 0)
     wound = roll_test_sparse(rng, len(alive), p.wound, p.wound_modifier, cap=cap,
                              reroll=p.reroll_wounds, **_flags(rules.wound))  # fmt: skip
     save = roll_test_sparse(rng, len(alive), p.save, save_mod, reroll=p.reroll_saves,
                             **_flags(rules.save))  # fmt: skip
-    alive = alive[wound.success & ~save.success]
+    wound_six = (wound.faces == 6) & wound.success if p.mortal_on_6_wound else wound.success & False
+    wound_mortal_at = alive[wound_six]  # AOS-A16
+    through = wound.success & ~save.success
+    if p.mortal_wound_ends_sequence:
+        through = through & ~wound_six
+    alive = alive[through]
     damage = roll_expr(rng, p.damage, (len(alive),))
     damage = negate_points(rng, damage, p.ward, p.damage.maximum)
-    mortal = np.full(len(mortal_at), p.mortal_on_6_hit, dtype=np.int64)
-    mortal = negate_points(rng, mortal, p.ward, p.mortal_on_6_hit)
     sequence = alive // width
-    mortal_total = np.bincount(mortal_at // width, weights=mortal, minlength=n).astype(np.int64)
+    mortal_total = np.zeros(n, dtype=np.int64)
+    for at, each in ((mortal_at, p.mortal_on_6_hit), (wound_mortal_at, p.mortal_on_6_wound)):
+        mortal = negate_points(rng, np.full(len(at), each, dtype=np.int64), p.ward, each)
+        mortal_total += np.bincount(at // width, weights=mortal, minlength=n).astype(np.int64)
     total = np.bincount(sequence, weights=damage, minlength=n).astype(np.int64) + mortal_total
     w = p.models_wounds
     limit = p.models * w if p.models is not None else np.iinfo(np.int64).max

@@ -65,6 +65,9 @@ class AosAttack:
     ward: int | None = None
     mortal_on_6_hit: int = 0
     mortal_ends_sequence: bool = False
+    extra_hits_on_6: int = 0
+    mortal_on_6_wound: int = 0
+    mortal_wound_ends_sequence: bool = False
     cap_modifiers: bool = False
     models_wounds: int = 1
     models: int | None = None
@@ -78,12 +81,20 @@ class AosAttack:
             ("rend", self.rend <= 0, "0 or a negative number such as -1"),
             ("ward", self.ward is None or 2 <= self.ward <= 6, "a roll from 2+ to 6+"),
             ("mortal-on-6-hit", self.mortal_on_6_hit >= 0, "0 or more mortal wounds"),
+            ("extra-hits-on-6", self.extra_hits_on_6 >= 0, "0 or more extra hits"),
+            ("mortal-on-6-wound", self.mortal_on_6_wound >= 0, "0 or more mortal wounds"),
             ("models-wounds", self.models_wounds >= 1, "at least 1 wound per model"),
             ("models", self.models is None or self.models >= 1, "at least 1 model"),
         ]
         for name, ok, expected in checks:
             if not ok:
                 raise ProfileError(f"--{name}: expected {expected}")
+        if self.extra_hits_on_6 and self.mortal_on_6_hit and self.mortal_ends_sequence:
+            raise ProfileError("--extra-hits-on-6: a 6 to hit that ends the attack sequence "
+                               "(--mortal-ends-sequence) scores no hits to add to")  # fmt: skip
+        if self.extra_hits_on_6 and self.allocation is Allocation.PER_ATTACK:
+            raise ProfileError("--extra-hits-on-6: each hit of an attack is its own damage, so "
+                               "it is counted with --allocation pooled only")  # fmt: skip
 
     def tests(self) -> tuple[D6Test, D6Test, D6Test]:
         rules = attack_rules()
@@ -110,23 +121,69 @@ class AosAttack:
 
 
 def per_attack_outcome(profile: AosAttack) -> FloatArray:
-    """Joint pmf of one attack's (normal damage, mortal wounds), negation rolls applied."""
-    hit, wound, save = profile.tests()
+    """Joint pmf of one attack's (normal damage, mortal wounds), negation rolls applied: its
+    hit roll, then each hit's wound roll, save and damage (AOS-A1..A6); an unmodified 6 to hit
+    may add mortal wounds (AOS-A8) or hits (AOS-A15), an unmodified 6 to wound mortal wounds
+    (AOS-A16)."""
+    hit = profile.tests()[0]
     ward = profile.ward_test()
     keep = 1.0 if ward is None else 1.0 - ward.probability
-    damage = thin(profile.damage.distribution, keep)
+    one_hit = _one_hit(profile, keep)
     mortal = binomial(profile.mortal_on_6_hit, keep)
-    p_six = hit.probability_of_face(6) if profile.mortal_on_6_hit else 0.0
+    special = bool(profile.mortal_on_6_hit or profile.extra_hits_on_6)
+    p_six = hit.probability_of_face(6) if special else 0.0
     p_hit_other = hit.probability - (p_six if hit.passes(6) else 0.0)
-    p_through = wound.probability * (1.0 - save.probability)
-    joint = np.zeros((len(damage), len(mortal)))
-    joint[:, 0] += p_hit_other * p_through * damage
-    joint[0, 0] += 1.0 - p_six - p_hit_other * p_through
+    joint = _padded(p_hit_other * one_hit, one_hit.shape)
+    joint[0, 0] += 1.0 - p_six - p_hit_other
     if p_six:
-        through = 0.0 if profile.mortal_ends_sequence else p_through
+        if profile.mortal_on_6_hit and profile.mortal_ends_sequence:
+            six = _padded(mortal[None, :], one_hit.shape)
+        else:
+            hits = one_hit
+            for _ in range(profile.extra_hits_on_6):  # each extra hit rolls to wound on its own
+                hits = _convolve(hits, one_hit)
+            six = _convolve(hits, mortal[None, :])
+        joint = _sum(joint, p_six * six)
+    return joint
+
+
+def _one_hit(profile: AosAttack, keep: float) -> FloatArray:
+    """Joint pmf of one hit's (normal damage, mortal wounds): wound roll, save, damage, and
+    the mortal wounds of an unmodified 6 to wound (AOS-A16)."""
+    _, wound, save = profile.tests()
+    damage = thin(profile.damage.distribution, keep)
+    mortal = binomial(profile.mortal_on_6_wound, keep)
+    p_six = wound.probability_of_face(6) if profile.mortal_on_6_wound else 0.0
+    p_wound_other = wound.probability - (p_six if wound.passes(6) else 0.0)
+    p_through = 1.0 - save.probability
+    joint = np.zeros((len(damage), len(mortal)))
+    joint[:, 0] += p_wound_other * p_through * damage
+    joint[0, 0] += 1.0 - p_six - p_wound_other * p_through
+    if p_six:
+        through = 0.0 if profile.mortal_wound_ends_sequence else p_through
         joint += p_six * np.outer(through * damage, mortal)
         joint[0, :] += p_six * (1.0 - through) * mortal
     return joint
+
+
+def _convolve(a: FloatArray, b: FloatArray) -> FloatArray:
+    """The joint pmf of the sum of two independent (damage, mortal) outcomes."""
+    out = np.zeros((a.shape[0] + b.shape[0] - 1, a.shape[1] + b.shape[1] - 1))
+    for i, j in zip(*np.nonzero(a), strict=True):
+        out[i : i + b.shape[0], j : j + b.shape[1]] += a[i, j] * b
+    return out
+
+
+def _padded(a: FloatArray, shape: tuple[int, ...]) -> FloatArray:
+    out = np.zeros((max(a.shape[0], shape[0]), max(a.shape[1], shape[1])))
+    out[: a.shape[0], : a.shape[1]] = a
+    return out
+
+
+def _sum(a: FloatArray, b: FloatArray) -> FloatArray:
+    out = _padded(a, b.shape)
+    out[: b.shape[0], : b.shape[1]] += b
+    return out
 
 
 def attack_odds(profile: AosAttack) -> OddsResult:
