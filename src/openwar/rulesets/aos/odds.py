@@ -128,6 +128,8 @@ def per_attack_outcome(profile: AosAttack) -> FloatArray:
     hit = profile.tests()[0]
     ward = profile.ward_test()
     keep = 1.0 if ward is None else 1.0 - ward.probability
+    if not (profile.extra_hits_on_6 or profile.mortal_on_6_wound):
+        return _plain_attack(profile, keep)  # the arithmetic of before, to the last bit
     one_hit = _one_hit(profile, keep)
     mortal = binomial(profile.mortal_on_6_hit, keep)
     special = bool(profile.mortal_on_6_hit or profile.extra_hits_on_6)
@@ -144,6 +146,25 @@ def per_attack_outcome(profile: AosAttack) -> FloatArray:
                 hits = _convolve(hits, one_hit)
             six = _convolve(hits, mortal[None, :])
         joint = _sum(joint, p_six * six)
+    return joint
+
+
+def _plain_attack(profile: AosAttack, keep: float) -> FloatArray:
+    """One attack without AOS-A15/A16, in the order of products the odds were pinned with
+    (``tests/dice/test_portable.py``): the sample battles' choices read these bits."""
+    hit, wound, save = profile.tests()
+    damage = thin(profile.damage.distribution, keep)
+    mortal = binomial(profile.mortal_on_6_hit, keep)
+    p_six = hit.probability_of_face(6) if profile.mortal_on_6_hit else 0.0
+    p_hit_other = hit.probability - (p_six if hit.passes(6) else 0.0)
+    p_through = wound.probability * (1.0 - save.probability)
+    joint = np.zeros((len(damage), len(mortal)))
+    joint[:, 0] += p_hit_other * p_through * damage
+    joint[0, 0] += 1.0 - p_six - p_hit_other * p_through
+    if p_six:
+        through = 0.0 if profile.mortal_ends_sequence else p_through
+        joint += p_six * np.outer(through * damage, mortal)
+        joint[0, :] += p_six * (1.0 - through) * mortal
     return joint
 
 
