@@ -207,6 +207,26 @@ def test_aos_f3_a_fighter_splits_its_melee_weapons() -> None:
     assert after.size("b") == 0 and after.size("c") == 1
 
 
+def test_aos_f3_a_fighter_is_sent_only_at_what_it_reaches_once_piled_in() -> None:
+    """Its pile-in goes towards the nearest enemy (b), out of reach of c, 3.3" away before it:
+    c was offered all the same, and a fight sent at c struck nothing. A fighter that reaches
+    nothing after its pile-in still fights (piles in) at what it could reach before."""
+    state = in_phase(battle([unit("a", 1, profile(melee=[weapon("Axe")]))],
+                            [unit("b", 1), unit("c", 1)]), "combat")  # fmt: skip
+    place(state, "a", [(30.0, 10.0)])
+    place(state, "b", [(30.0, 12.0)])  # the nearest: a piles in towards it
+    place(state, "c", [(26.5, 10.0)])
+    assert phases.within_reach(state, "a") == ["b", "c"]
+    assert phases.fight_targets(state, "a") == ["b"]
+    assert {a.target for a in RULES.legal_actions(state) if a.kind == "fight"} == {"b"}
+    with pytest.raises(IllegalActionError, match="not an enemy unit a can reach"):
+        play(state, Action("fight", 0, "a", target="c"))
+    unarmed = in_phase(battle([unit("a", 1)], [unit("b", 1)]), "combat")  # no melee weapon
+    place(unarmed, "a", [(30.0, 10.0)])
+    place(unarmed, "b", [(30.0, 12.0)])
+    assert phases.fight_targets(unarmed, "a") == ["b"] and phases.eligible_fighters(unarmed, 0)
+
+
 # -- triumphs --------------------------------------------------------------------------------
 def test_aos_b10_a_side_with_a_previous_major_victory_rolls_a_triumph() -> None:
     from openwar.battleplans.generator import generate

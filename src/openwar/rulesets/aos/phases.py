@@ -275,17 +275,40 @@ def eligible_fighters(state: GameState, side: int) -> list[str]:
             if len(state.on_table(u.id))
             and not u.flags.get("fought")
             and (u.flags.get("charged") or near_enemy(state, u.id))
-            and fight_targets(state, u.id)
+            and within_reach(state, u.id)
         ]
 
 
 def fight_targets(state: GameState, unit_id: str) -> list[str]:
-    """Enemy units a fighter could reach: within 3" plus its longest melee range."""
+    """The enemy units a fighter may be sent at (AOS-F3): those one of its melee weapons
+    reaches once it has piled in (AOS-F2: its pile-in, the same whatever it then attacks,
+    towards the nearest enemy model, is made on a copy); when its pile-in leaves none in
+    reach, those it could reach before (:func:`within_reach`), so it still piles in and
+    strikes nothing, as the rules have it. Until 2026-12-06 these were always offered, so a
+    unit could be sent at one its pile-in took it away from while another stood in reach.
+    Remembered while the state is read."""
+    return state.remembered(("aos.fight_targets", unit_id), lambda: _fight_targets(state, unit_id))
+
+
+def within_reach(state: GameState, unit_id: str) -> list[str]:
+    """Enemy units within 3" (a pile-in) plus the fighter's longest melee range."""
     from openwar.rulesets.aos.moves import enemies_within
 
     unit = state.unit(unit_id)
     longest = max((float(w["range"]) for w in unit.profile["melee"]), default=0.0)
     return enemies_within(state, unit_id, battle_rules().pile_in + longest)
+
+
+def _fight_targets(state: GameState, unit_id: str) -> list[str]:
+    from openwar.rulesets.aos.attacks import reach
+    from openwar.rulesets.aos.moves import pile_in
+
+    near = within_reach(state, unit_id)
+    if not near:
+        return []
+    trial = state.clone()
+    pile_in(trial, unit_id, battle_rules().pile_in)
+    return [target for target in near if reach(trial, unit_id, target, False)] or near
 
 
 def _combat_start(state: GameState, side: int, dice: Dice) -> list[Event]:
