@@ -119,6 +119,11 @@ def _finish(
         console.print(f"plot written to {plot}", markup=False)
 
 
+def _on_six(effect: str) -> Any:
+    """An option counting what an unmodified 6 does (mortal wounds, extra hits): 0 or more."""
+    return typer.Option(min=0, max=MAX_PER_MODEL, help=f"Unmodified 6s {effect}")
+
+
 @odds_app.command("aos")
 def aos_odds(
     ctx: typer.Context,
@@ -142,27 +147,12 @@ def aos_odds(
     ward: Annotated[
         int | None, typer.Option(parser=options.optional_roll, help="Negate each wound on, e.g. 5+")
     ] = None,
-    mortal_on_6_hit: Annotated[
-        int,
-        typer.Option(
-            min=0, max=MAX_PER_MODEL, help="Unmodified 6s to hit also inflict N mortal wounds."
-        ),
-    ] = 0,
+    mortal_on_6_hit: Annotated[int, _on_six("to hit also inflict N mortal wounds.")] = 0,
     mortal_ends_sequence: Annotated[
         bool, typer.Option(help="A 6 to hit inflicts only the mortal wounds (no wound roll).")
     ] = False,
-    extra_hits_on_6: Annotated[
-        int,
-        typer.Option(
-            min=0, max=MAX_PER_MODEL, help="Unmodified 6s to hit score N more hits (each wounds)."
-        ),
-    ] = 0,
-    mortal_on_6_wound: Annotated[
-        int,
-        typer.Option(
-            min=0, max=MAX_PER_MODEL, help="Unmodified 6s to wound also inflict N mortal wounds."
-        ),
-    ] = 0,
+    extra_hits_on_6: Annotated[int, _on_six("to hit score N more hits (each wounds).")] = 0,
+    mortal_on_6_wound: Annotated[int, _on_six("to wound also inflict N mortal wounds.")] = 0,
     mortal_wound_ends_sequence: Annotated[
         bool, typer.Option(help="A 6 to wound inflicts only the mortal wounds (no save roll).")
     ] = False,

@@ -153,37 +153,38 @@ def _plain_attack(profile: AosAttack, keep: float) -> FloatArray:
     """One attack without AOS-A15/A16, in the order of products the odds were pinned with
     (``tests/dice/test_portable.py``): the sample battles' choices read these bits."""
     hit, wound, save = profile.tests()
-    damage = thin(profile.damage.distribution, keep)
-    mortal = binomial(profile.mortal_on_6_hit, keep)
-    p_six = hit.probability_of_face(6) if profile.mortal_on_6_hit else 0.0
-    p_hit_other = hit.probability - (p_six if hit.passes(6) else 0.0)
-    p_through = wound.probability * (1.0 - save.probability)
-    joint = np.zeros((len(damage), len(mortal)))
-    joint[:, 0] += p_hit_other * p_through * damage
-    joint[0, 0] += 1.0 - p_six - p_hit_other * p_through
-    if p_six:
-        through = 0.0 if profile.mortal_ends_sequence else p_through
-        joint += p_six * np.outer(through * damage, mortal)
-        joint[0, :] += p_six * (1.0 - through) * mortal
-    return joint
+    through = wound.probability * (1.0 - save.probability)
+    return _six_joint(
+        profile, hit, profile.mortal_on_6_hit, through, profile.mortal_ends_sequence, keep
+    )
 
 
 def _one_hit(profile: AosAttack, keep: float) -> FloatArray:
     """Joint pmf of one hit's (normal damage, mortal wounds): wound roll, save, damage, and
     the mortal wounds of an unmodified 6 to wound (AOS-A16)."""
     _, wound, save = profile.tests()
+    ends = profile.mortal_wound_ends_sequence
+    return _six_joint(profile, wound, profile.mortal_on_6_wound, 1.0 - save.probability, ends, keep)
+
+
+def _six_joint(
+    profile: AosAttack, test: D6Test, mortal_wounds: int, through: float, ends: bool, keep: float
+) -> FloatArray:
+    """Joint pmf of (normal damage, mortal wounds) of one roll of ``test`` whose unmodified 6
+    inflicts ``mortal_wounds`` (in addition, or instead with ``ends``), a pass going on to the
+    damage with chance ``through`` (the rest of the sequence): a hit roll (AOS-A8) or a wound
+    roll (AOS-A16)."""
     damage = thin(profile.damage.distribution, keep)
-    mortal = binomial(profile.mortal_on_6_wound, keep)
-    p_six = wound.probability_of_face(6) if profile.mortal_on_6_wound else 0.0
-    p_wound_other = wound.probability - (p_six if wound.passes(6) else 0.0)
-    p_through = 1.0 - save.probability
+    mortal = binomial(mortal_wounds, keep)
+    p_six = test.probability_of_face(6) if mortal_wounds else 0.0
+    p_other = test.probability - (p_six if test.passes(6) else 0.0)
     joint = np.zeros((len(damage), len(mortal)))
-    joint[:, 0] += p_wound_other * p_through * damage
-    joint[0, 0] += 1.0 - p_six - p_wound_other * p_through
+    joint[:, 0] += p_other * through * damage
+    joint[0, 0] += 1.0 - p_six - p_other * through
     if p_six:
-        through = 0.0 if profile.mortal_wound_ends_sequence else p_through
-        joint += p_six * np.outer(through * damage, mortal)
-        joint[0, :] += p_six * (1.0 - through) * mortal
+        carried = 0.0 if ends else through
+        joint += p_six * np.outer(carried * damage, mortal)
+        joint[0, :] += p_six * (1.0 - carried) * mortal
     return joint
 
 
