@@ -19,7 +19,7 @@ import numpy as np
 from openwar.dice.allocation import slain_packets, slain_pooled
 from openwar.dice.d6 import D6Test, Reroll
 from openwar.dice.notation import DiceExpr, parse_dice
-from openwar.dice.pmf import FloatArray, binomial, compound, thin
+from openwar.dice.pmf import FloatArray, add, binomial, compound, convolve2d, power, thin
 from openwar.errors import ProfileError
 from openwar.rulesets.data import RollRule, RuleData, load_data
 from openwar.rulesets.odds import OddsResult
@@ -137,16 +137,39 @@ def per_attack_outcome(profile: AosAttack) -> FloatArray:
     p_hit_other = hit.probability - (p_six if hit.passes(6) else 0.0)
     joint = _padded(p_hit_other * one_hit, one_hit.shape)
     joint[0, 0] += 1.0 - p_six - p_hit_other
+    if profile.extra_hits_on_6:  # pooled allocation only (AOS-A15): the totals are enough
+        return _extra_hits(profile, one_hit, mortal, p_six, p_hit_other)[:, None]
     if p_six:
-        if profile.mortal_on_6_hit and profile.mortal_ends_sequence:
+        if profile.mortal_ends_sequence:
             six = _padded(mortal[None, :], one_hit.shape)
         else:
-            hits = one_hit
-            for _ in range(profile.extra_hits_on_6):  # each extra hit rolls to wound on its own
-                hits = _convolve(hits, one_hit)
-            six = _convolve(hits, mortal[None, :])
+            six = convolve2d(one_hit, mortal[None, :])
         joint = _sum(joint, p_six * six)
     return joint
+
+
+def _extra_hits(
+    profile: AosAttack, one_hit: FloatArray, mortal: FloatArray, p_six: float, p_other: float
+) -> FloatArray:
+    """The pmf of one attack's whole damage (normal and mortal together) when an unmodified 6
+    to hit scores 1 + N hits, each rolling to wound on its own (AOS-A15), plus any mortal
+    wounds of that 6 (AOS-A8). Worked on totals, not on (damage, mortal) pairs: extra hits
+    are refused with per-attack allocation, the only reader of the pairs, and the pairs grew
+    as the square of the hits (100 extra hits with a ward took minutes)."""
+    hit = _totals(one_hit)
+    six = add(power(hit, 1 + profile.extra_hits_on_6), mortal)
+    total = np.zeros(len(six))
+    total[: len(hit)] += p_other * hit
+    total += p_six * six
+    total[0] += 1.0 - p_six - p_other
+    return total
+
+
+def _totals(joint: FloatArray) -> FloatArray:
+    """The pmf of damage plus mortal wounds of a (damage, mortal) joint pmf."""
+    rows, cols = joint.shape
+    cells = np.add.outer(np.arange(rows), np.arange(cols)).ravel()
+    return np.bincount(cells, weights=joint.ravel()).astype(np.float64)
 
 
 def _plain_attack(profile: AosAttack, keep: float) -> FloatArray:
@@ -188,14 +211,6 @@ def _six_joint(
     return joint
 
 
-def _convolve(a: FloatArray, b: FloatArray) -> FloatArray:
-    """The joint pmf of the sum of two independent (damage, mortal) outcomes."""
-    out = np.zeros((a.shape[0] + b.shape[0] - 1, a.shape[1] + b.shape[1] - 1))
-    for i, j in zip(*np.nonzero(a), strict=True):
-        out[i : i + b.shape[0], j : j + b.shape[1]] += a[i, j] * b
-    return out
-
-
 def _padded(a: FloatArray, shape: tuple[int, ...]) -> FloatArray:
     out = np.zeros((max(a.shape[0], shape[0]), max(a.shape[1], shape[1])))
     out[: a.shape[0], : a.shape[1]] = a
@@ -212,10 +227,7 @@ def attack_odds(profile: AosAttack) -> OddsResult:
     """Exact distribution of damage inflicted and of models slain."""
     joint = per_attack_outcome(profile)
     count = profile.attacks.distribution
-    total_per_attack = np.bincount(
-        np.add.outer(np.arange(joint.shape[0]), np.arange(joint.shape[1])).ravel(),
-        weights=joint.ravel(),
-    ).astype(np.float64)
+    total_per_attack = _totals(joint)
     damage = compound(count, total_per_attack)
     if profile.allocation is Allocation.POOLED:
         slain = slain_pooled(damage, profile.models_wounds, profile.models)
