@@ -214,29 +214,20 @@ def test_a_list_or_mapping_of_the_wrong_shape_is_said_in_plain_words(
 def test_a_misspelt_key_is_one_problem_with_a_did_you_mean(
     tmp_path: Path, text: str, said: str
 ) -> None:
-    path = tmp_path / "army.yaml"
-    path.write_text(text)
-    with pytest.raises(ArmyFileError) as caught:
-        load_army(path)
-    assert str(caught.value) == f"{path}: {said}"
-    assert caught.value.problems == (f"{path}: {said}",)
+    path, error = _refusal(tmp_path, text)
+    assert str(error) == f"{path}: {said}" and error.problems == (f"{path}: {said}",)
 
 
 def test_an_unknown_key_far_from_every_field_gets_no_guess(tmp_path: Path) -> None:
-    path = tmp_path / "army.yaml"
-    path.write_text("ruleset: openwar\nname: X\nunits: []\nzzz: 1\n")
-    with pytest.raises(ArmyFileError) as caught:
-        load_army(path)
-    assert str(caught.value) == f"{path}: line 4, zzz: is not a known field"
+    path, error = _refusal(tmp_path, "ruleset: openwar\nname: X\nunits: []\nzzz: 1\n")
+    assert str(error) == f"{path}: line 4, zzz: is not a known field"
 
 
 def test_a_field_already_written_is_not_guessed(tmp_path: Path) -> None:
     """`{name: A, nme: B}` was told "did you mean 'name'?", name being there already."""
-    path = tmp_path / "army.yaml"
-    path.write_text("ruleset: openwar\nname: X\nunits:\n  - {name: A, nme: B, type: Scouts}\n")
-    with pytest.raises(ArmyFileError) as caught:
-        load_army(path)
-    assert str(caught.value) == f"{path}: line 4, units.0.nme: is not a known field"
+    text = "ruleset: openwar\nname: X\nunits:\n  - {name: A, nme: B, type: Scouts}\n"
+    path, error = _refusal(tmp_path, text)
+    assert str(error) == f"{path}: line 4, units.0.nme: is not a known field"
 
 
 def test_only_a_file_with_aliases_is_counted_written_out(
@@ -251,3 +242,12 @@ def test_only_a_file_with_aliases_is_counted_written_out(
     assert plain.data == {"x": [1] * 20}
     with pytest.raises(sources.YamlReadError, match=r"aliases.*stand for more than 10 values"):
         sources.read_yaml_text("a: &a [1, 2, 3, 4, 5, 6]\nb: [*a, *a]\n", "aliased.yaml")
+
+
+def _refusal(tmp_path: Path, text: str) -> tuple[Path, ArmyFileError]:
+    """The army file of ``text`` and the error that refuses it."""
+    path = tmp_path / "army.yaml"
+    path.write_text(text)
+    with pytest.raises(ArmyFileError) as caught:
+        load_army(path)
+    return path, caught.value
