@@ -227,7 +227,9 @@ def load_replay(path: Path) -> tuple[BattleSetup, list[Action], str, tuple[str, 
     action that is not a mapping) is one line naming the file and the field."""
     try:
         data = json.loads(read_text_file(path, MAX_REPLAY_BYTES))
-    except (YamlReadError, ValueError) as exc:
+    except YamlReadError as exc:  # it names the file: cannot be read, too large, not UTF-8
+        raise ReplayError(str(exc)) from exc
+    except ValueError as exc:
         raise ReplayError(f"{path}: not a readable replay ({exc})") from exc
     except RecursionError:
         raise ReplayError(f"{path}: not a readable replay (nested too deeply)") from None

@@ -282,3 +282,12 @@ def test_a_bad_player_is_worded_alike_by_every_command(
     """simulate said "--players: unknown player", battle "Invalid value for '--players'"."""
     line = one_line_error(capsys, [*argv, "--players", "chess"], nothing_done=True)
     assert "Invalid value for '--players': unknown player 'chess'" in line
+
+
+def test_a_missing_replay_file_is_named_once(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """It read 'x.json: not a readable replay (x.json: cannot be read (...))'."""
+    path = tmp_path / "x.json"
+    line = one_line_error(capsys, ["replay", str(path)], nothing_done=True)
+    assert line.count(str(path)) == 1 and f"{path}: cannot be read (No such file" in line

@@ -13,12 +13,21 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
     " (did you mean 'Breakers'?)"
     """
     names = sorted(set(known))
-    by_fold = {n.casefold(): n for n in names}
-    close = difflib.get_close_matches(name.casefold(), list(by_fold), n=2, cutoff=0.6)
+    close = close_names(name, names)
     if close:
-        return " (did you mean " + " or ".join(repr(by_fold[c]) for c in close) + "?)"
+        return " (did you mean " + " or ".join(repr(c) for c in close) + "?)"
     shown = ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
     return f" (known: {shown})" if names else ""
+
+
+def close_names(name: str, known: Iterable[str]) -> list[str]:
+    """The (at most two) known names close to ``name``, case aside, closest first.
+
+    >>> close_names("cohrt", ["Cohort", "Command", "Scouts"])
+    ['Cohort']
+    """
+    by_fold = {n.casefold(): n for n in sorted(set(known))}
+    return [by_fold[c] for c in difflib.get_close_matches(name.casefold(), list(by_fold), 2, 0.6)]
 
 
 def find_name(name: str, known: Iterable[str]) -> str | None:

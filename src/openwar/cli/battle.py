@@ -156,12 +156,13 @@ def replay_command(
     _log_or_json(log, as_json)
     options.refuse_inputs({"--svg": svg, "--png": png}, [file])
     setup, record, chosen = replay(file, keep_rounds=round_shown is not None)
+    rounds = last_round(setup)
+    if round_shown is not None and round_shown > rounds:  # as battle refuses it, before a word
+        raise typer.BadParameter(f"the battle lasts at most {rounds} rounds",
+                                 param_hint="'--round'")  # fmt: skip
     note = version_note(file)
     if note:
         typer.echo(f"openwar replay: note: {note}", err=True)
-    if round_shown is not None and round_shown > last_round(setup):  # as battle refuses it
-        raise typer.BadParameter(f"the battle lasts at most {last_round(setup)} rounds",
-                                 param_hint="'--round'")  # fmt: skip
     round_shown = _round_reached(record, round_shown, "replay")
     try:
         picture = _picture(record, setup, svg or png, round_shown)

@@ -17,7 +17,7 @@ from typing import Any
 
 from openwar.armies.files import army_yaml
 from openwar.armies.model import ArmyList
-from openwar.armies.suggest import did_you_mean
+from openwar.armies.suggest import close_names, did_you_mean
 from openwar.armies.validate import assess
 from openwar.errors import OpenWarError
 from openwar.rulesets import load_ruleset
@@ -122,8 +122,8 @@ def sweep_plans(
             there = SIDES[1 - side]
             fix = "add --side B" if there == "B" else "use --side A (the default)"
             raise OpenWarError(f"--unit {unit!r} is in army {there}: {fix}")
-        close = did_you_mean(unit, names)
-        if "did you mean" in close:
+        if close_names(unit, names):
+            close = did_you_mean(unit, names)
             raise OpenWarError(f"--unit {unit!r}: not a unit of army {SIDES[side]}{close}")
         raise OpenWarError(f"--unit {unit!r}: army {SIDES[side]} has {', '.join(names)}")
     index = names.index(unit)

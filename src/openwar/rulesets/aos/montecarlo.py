@@ -59,7 +59,9 @@ def _batch(
                              reroll=p.reroll_wounds, **_flags(rules.wound))  # fmt: skip
     save = roll_test_sparse(rng, len(alive), p.save, save_mod, reroll=p.reroll_saves,
                             **_flags(rules.save))  # fmt: skip
-    wound_six = (wound.faces == 6) & wound.success if p.mortal_on_6_wound else wound.success & False
+    wound_six = (
+        (wound.faces == 6) & wound.success if p.mortal_on_6_wound else np.zeros_like(wound.success)
+    )
     wound_mortal_at = alive[wound_six]  # AOS-A16
     through = wound.success & ~save.success
     if p.mortal_wound_ends_sequence:
