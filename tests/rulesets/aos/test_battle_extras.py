@@ -227,6 +227,24 @@ def test_aos_f3_a_fighter_is_sent_only_at_what_it_reaches_once_piled_in() -> Non
     assert phases.fight_targets(unarmed, "a") == ["b"] and phases.eligible_fighters(unarmed, 0)
 
 
+def test_aos_f3_a_weapon_is_aimed_only_at_a_unit_it_reaches_once_piled_in() -> None:
+    """After its pile-in towards b, c is 1"-2" away: the Spear (2") reaches it, the Axe (1")
+    does not, so the Axe is not offered at c (it was, and struck nothing) and is refused."""
+    armed = profile(melee=[weapon("Axe"), weapon("Spear", rng=2)])
+    state = in_phase(battle([unit("a", 1, armed)], [unit("b", 1), unit("c", 1)]), "combat")
+    place(state, "a", [(30.0, 10.0)])
+    place(state, "b", [(30.0, 12.0)])
+    place(state, "c", [(32.4, 11.0)])
+    assert phases.fight_reach(state, "a") == {
+        "b": frozenset({"Axe", "Spear"}),
+        "c": frozenset({"Spear"}),
+    }
+    splits = {(a.target, a.choice) for a in RULES.legal_actions(state) if a.choice}
+    assert splits == {("b", "Spear>c"), ("c", "Axe>b")}
+    with pytest.raises(IllegalActionError, match="a's Axe cannot attack c"):
+        play(state, Action("fight", 0, "a", target="b", choice="Axe>c"))
+
+
 # -- triumphs --------------------------------------------------------------------------------
 def test_aos_b10_a_side_with_a_previous_major_victory_rolls_a_triumph() -> None:
     from openwar.battleplans.generator import generate
@@ -456,6 +474,19 @@ def test_aos_g3_a_charge_at_a_garrison_ends_within_half_an_inch_of_the_feature()
     assert first(events, "charge").data["target"] == "a"
     assert moves.unit_gap(state, "b", "a") <= 0.5
     assert not inside(state, "b") and "a" in phases.fight_targets(state, "b")
+
+
+def test_aos_g2_a_garrison_fights_only_what_its_weapons_reach_for_it_cannot_pile_in() -> None:
+    """The garrison's 1" weapons are measured from its feature; an enemy 2" from the tower is
+    within 3" (so the garrison is near an enemy) but out of reach: nothing to fight (it was
+    given a pile-in's 3" and sent at it). At half an inch it fights."""
+    state, _ = play(garrison_battle(), Action("garrison", 0, "a", choice="0"))
+    state = in_phase(state, "combat")
+    place(state, "b", line(27.0, 26.0 + R, 5))  # 2" beyond the tower's far edge
+    assert moves.near_enemy(state, "a") and moves.unit_gap(state, "a", "b") == pytest.approx(2.0)
+    assert phases.within_reach(state, "a") == [] and "a" not in phases.eligible_fighters(state, 0)
+    place(state, "b", line(27.0, 24.5 + R, 5))
+    assert phases.fight_targets(state, "a") == ["b"] and phases.eligible_fighters(state, 0)
 
 
 # -- the defender's choices ------------------------------------------------------------------

@@ -178,6 +178,20 @@ def test_aos_x6_grudge_match_rerolls_a_failed_battleshock_test() -> None:
     assert first(events, "battleshock").data["fled"] == 0
 
 
+def test_aos_x6_grudge_match_rerolls_only_when_a_reroll_is_expected_to_lose_fewer() -> None:
+    """The re-roll is the player's choice ("may"): a low roll with many slain is kept."""
+    assert phases.grudge_reroll(face=6, slain=2, brave=6, models=10)  # 2 lost; a re-roll 0.5
+    assert not phases.grudge_reroll(face=3, slain=2, brave=6, models=10)  # passed
+    assert not phases.grudge_reroll(face=1, slain=10, brave=6, models=20)  # 5 lost; 7.5
+    assert not phases.grudge_reroll(face=1, slain=10, brave=6, models=3)  # 3 lost whatever
+    state = two(board(twist="Grudge Match"), "battleshock")
+    state.unit("b").tokens["slain_turn"] = 7
+    assert (phases.bravery(state, "b"), state.size("b")) == (7, 5)  # a 1 loses 1, a 3 loses 3
+    events = phases.battleshock_test(state, "b", ScriptedDice([1]))  # no second die is rolled
+    shock = first(events, "battleshock").data
+    assert (shock["roll"], shock["fled"]) == (1, 1)  # kept: a re-roll would lose 3.3 on average
+
+
 def test_aos_r1_ambush_sets_up_outside_enemy_territory_away_from_enemies() -> None:
     plan = board(ruses=("Ambush", None))
     state = battle([unit("a", 1)], [unit("b", 1)], plan)
@@ -258,6 +272,17 @@ def test_aos_r6_inspiring_speech_no_battleshock_while_the_general_is_on_the_tabl
     state.unit("a").tokens["slain_turn"] = 3
     events = phases.battleshock_test(state, "a", ScriptedDice([]))
     assert first(events, "battleshock").data == {"unit": "a", "immune": True}
+
+
+def test_aos_k3_no_command_point_is_offered_for_a_unit_inspiring_speech_spares() -> None:
+    from openwar.rulesets.aos.menu import shock_choices
+
+    for ruses, offered in (((None, None), True), (("Inspiring Speech", None), False)):
+        state = two(board(ruses=ruses), "battleshock")
+        state.unit("a").tokens["slain_turn"] = 3
+        state.extra["cp"][0] = 1
+        presence = Action("inspiring_presence", 0, "a")
+        assert (presence in shock_choices(state, 0)) is offered
 
 
 def _prize_board() -> GameState:

@@ -550,7 +550,7 @@ def check_split(
 ) -> dict[str, str]:
     """AOS-F3: weapons aimed away from the primary target, each at an enemy unit it may
     attack (shooting: a target the unit may shoot that the weapon can reach; combat: a unit
-    the fighter can reach after piling in)."""
+    the weapon reaches once the fighter has piled in)."""
     split, word = attacks.parse_split(choice)
     unused = phases.unused_triumph(state, unit.side)
     usable = word in ("Inspired", "Bloodthirsty") and unused == word
@@ -568,7 +568,7 @@ def check_split(
                 state, unit.id, target, True
             )
         else:
-            ok = target in phases.fight_targets(state, unit.id)
+            ok = weapon in phases.fight_reach(state, unit.id).get(target, ())
         if not ok:
             raise IllegalActionError(
                 "AOS-F3", f"{unit.id}'s {weapon} cannot attack {target}: not an eligible target"
@@ -749,7 +749,7 @@ def hold_fast_units(state: GameState, hero: str) -> list[str]:
     side = state.unit(hero).side
     return [
         u
-        for u in phases.needs_test(state, side)
+        for u in phases.unspared(state, side)
         if attacks._wholly_within_unit(state, u, hero, float(entry["range"]))
     ]
 

@@ -326,8 +326,10 @@ def _attack_actions(
     weapons = [w["name"] for w in unit.profile["missile" if missile else "melee"]]
     if len(weapons) < 2 or len(targets) < 2:
         return found
+    after_pile_in = {} if missile else phases.fight_reach(state, unit.id)
     reach = {
-        t: (attacks.reach(state, unit.id, t, True) if missile else set(weapons)) for t in targets
+        t: (attacks.reach(state, unit.id, t, True) if missile else after_pile_in[t])
+        for t in targets
     }
     for primary in targets:
         for other in targets:
@@ -363,7 +365,7 @@ def shock_choices(state: GameState, side: int) -> list[Action]:
     if state.extra["cp"][side] <= 0:
         return []
     shock = state.extra["shock"]
-    testing = [u for u in phases.needs_test(state, side) if u not in shock["immune"]]
+    testing = phases.unspared(state, side)
     if not testing:
         return []
     found = [

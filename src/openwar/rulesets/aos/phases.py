@@ -13,7 +13,7 @@ from openwar.engine.errors import IllegalActionError
 from openwar.engine.events import Event
 from openwar.engine.game import Dice
 from openwar.engine.state import GameState
-from openwar.rulesets.aos import characteristics, victory
+from openwar.rulesets.aos import characteristics, garrisons, victory
 from openwar.rulesets.aos.board import base_to_shape, objectives, terrain
 from openwar.rulesets.aos.moves import EPS, coherent_groups, near_enemy, unit_gap
 from openwar.rulesets.aos.rules import battle_rules
@@ -291,24 +291,40 @@ def fight_targets(state: GameState, unit_id: str) -> list[str]:
 
 
 def within_reach(state: GameState, unit_id: str) -> list[str]:
-    """Enemy units within 3" (a pile-in) plus the fighter's longest melee range."""
+    """Enemy units within 3" (a pile-in) plus the fighter's longest melee range; a garrison,
+    which cannot pile in (AOS-G2), has only its weapons' range (until 2026-12-07 it was given
+    the 3" too, and sent through the fallback below at a unit none of its weapons reached)."""
     from openwar.rulesets.aos.moves import enemies_within
 
     unit = state.unit(unit_id)
     longest = max((float(w["range"]) for w in unit.profile["melee"]), default=0.0)
-    return enemies_within(state, unit_id, battle_rules().pile_in + longest)
+    moves = garrisons.feature_of(state, unit_id) is None
+    return enemies_within(state, unit_id, battle_rules().pile_in * moves + longest)
+
+
+def fight_reach(state: GameState, unit_id: str) -> dict[str, frozenset[str]]:
+    """Each unit the fighter may be sent at (:func:`fight_targets`) and the melee weapons
+    that reach it once the fighter has piled in: none for all of them when its pile-in
+    leaves every one out of reach. A weapon may be aimed away from the primary target only
+    at a unit it reaches (AOS-F3). Remembered while the state is read."""
+    return state.remembered(("aos.fight_reach", unit_id), lambda: _fight_reach(state, unit_id))
 
 
 def _fight_targets(state: GameState, unit_id: str) -> list[str]:
+    return list(fight_reach(state, unit_id))
+
+
+def _fight_reach(state: GameState, unit_id: str) -> dict[str, frozenset[str]]:
     from openwar.rulesets.aos.attacks import reach
     from openwar.rulesets.aos.moves import pile_in
 
     near = within_reach(state, unit_id)
     if not near:
-        return []
+        return {}
     trial = state.clone()
     pile_in(trial, unit_id, battle_rules().pile_in)
-    return [target for target in near if reach(trial, unit_id, target, False)] or near
+    weapons = {target: frozenset(reach(trial, unit_id, target, False)) for target in near}
+    return {t: w for t, w in weapons.items() if w} or dict.fromkeys(near, frozenset())
 
 
 def _combat_start(state: GameState, side: int, dice: Dice) -> list[Event]:
@@ -392,7 +408,13 @@ def bravery(state: GameState, unit_id: str) -> int:
     return value + ("Inspiring" in near) - ("Sinister" in near)
 
 
-def _immune(state: GameState, unit_id: str) -> bool:
+def unspared(state: GameState, side: int) -> list[str]:
+    """The units of ``side`` that must test and nothing spares yet (a command, Inspiring
+    Speech): the only ones a command point can help (AOS-K3)."""
+    return [u for u in needs_test(state, side) if not immune(state, u)]
+
+
+def immune(state: GameState, unit_id: str) -> bool:
     unit = state.unit(unit_id)
     if unit_id in state.extra["shock"]["immune"]:
         return True
@@ -403,15 +425,18 @@ def _immune(state: GameState, unit_id: str) -> bool:
 
 def battleshock_test(state: GameState, unit_id: str, dice: Dice) -> list[Event]:
     """Seed "Battleshock Phase": D6 + models slain this turn against modified Bravery; each
-    point over makes one model flee (slain). Grudge Match re-rolls a failed test."""
+    point over makes one model flee (slain). Under Grudge Match a failed test may be
+    re-rolled (AOS-X6): it is when a re-roll is expected to lose fewer models."""
     unit = state.unit(unit_id)
-    if _immune(state, unit_id):
+    if immune(state, unit_id):
         return [Event("battleshock", {"unit": unit_id, "immune": True})]
     slain = unit.tokens.get("slain_turn", 0)
     brave = bravery(state, unit_id)
     face = int(dice.d6(1)[0])
-    if face + slain > brave and state.board.get("twist") == "Grudge Match":
-        face = int(dice.d6(1)[0])
+    if state.board.get("twist") == "Grudge Match":
+        models = len(state.on_table(unit_id))
+        if grudge_reroll(face, slain, brave, models):
+            face = int(dice.d6(1)[0])
     total = face + slain
     flee = max(0, total - brave)
     test = {"unit": unit_id, "roll": face, "slain": slain, "bravery": brave, "flee": flee}
@@ -420,6 +445,18 @@ def battleshock_test(state: GameState, unit_id: str, dice: Dice) -> list[Event]:
         state.active = unit.side
         return []
     return flight(state, test, "rear")
+
+
+def grudge_reroll(face: int, slain: int, brave: int, models: int) -> bool:
+    """AOS-X6: whether to re-roll a battleshock roll of ``face``: only a failed test, and only
+    when the models a re-roll is expected to lose (a fair D6, at most the unit's ``models``)
+    are fewer than the roll made loses. Until 2026-12-07 every failed test was re-rolled,
+    though a low roll with many slain loses fewer than a re-roll would on average."""
+
+    def lost(roll: int) -> int:
+        return min(models, max(0, roll + slain - brave))
+
+    return lost(face) > 0 and sum(lost(k) for k in range(1, 7)) < 6 * lost(face)
 
 
 def flight(state: GameState, test: dict[str, Any], policy: str) -> list[Event]:
