@@ -121,6 +121,27 @@ def test_aos_d8_damage_table_by_wounds_suffered() -> None:
     play(hurt, Action("move", 0, "d", point=(30.0, 20.0), choice="normal"))
 
 
+def test_aos_d8_a_damage_tables_melee_range_decides_who_the_unit_can_fight() -> None:
+    """A row that changes the Jaws' Range (2" on the warscroll) changes what a charged drake
+    reaches after its 3" pile-in: with 1" Jaws an enemy 4.5" away is out of reach (it was
+    taken as within 3" + 2" and the drake was sent at it to strike nothing); with 4" Jaws
+    one 6" away is within reach (the drake was passed over)."""
+    for jaws, gap in ((1, 4.5), (4, 6.0)):
+        for hurt, reached in ((False, jaws == 1), (True, jaws == 4)):
+            state = drake_battle(0)
+            changed = {"attacks": "2", "range": str(jaws)}
+            state.unit("d").profile["damage_table"] = [DRAKE_TABLE[0], row(4, 10, changed)]
+            if hurt:
+                allocate(state, "d", 5, ScriptedDice([]), 1, "test")
+            state.phase = "combat"
+            state.unit("d").flags["charged"] = True
+            place(state, "b", line(30.0, 10.0 + 1.97 + 0.49 + gap, 5))
+            assert phases.longest_melee(state, "d") == (jaws if hurt else 2)
+            assert ("d" in phases.eligible_fighters(state, 0)) is reached
+            if reached:
+                assert phases.fight_reach(state, "d") == {"b": frozenset({"Jaws"})}
+
+
 def test_aos_d9_random_move_is_rolled_when_the_unit_is_picked() -> None:
     state = drake_battle(9)  # 8+ wounds suffered: Move D6
     menu = RULES.legal_actions(state)

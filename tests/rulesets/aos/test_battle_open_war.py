@@ -285,6 +285,30 @@ def test_aos_k3_no_command_point_is_offered_for_a_unit_inspiring_speech_spares()
         assert (presence in shock_choices(state, 0)) is offered
 
 
+def test_aos_k3_hold_fast_is_offered_only_while_it_would_spare_a_unit() -> None:
+    """The warscroll command spares the units wholly within its range that must test; once
+    every one of them is spared already, it buys nothing."""
+    from openwar.rulesets.aos.abilities import templates_for
+    from openwar.rulesets.aos.menu import shock_choices
+
+    warden = profile(keywords=["HERO", "INFANTRY"], wounds=5, melee=[weapon()],
+                     abilities=templates_for("Gilded Warden"))  # fmt: skip
+    state = in_phase(battle([unit("a", 5), unit("h", 1, warden)], [unit("b", 5)], board()),
+                     "battleshock")  # fmt: skip
+    place(state, "a", line(28.0, 17.6, 5))
+    place(state, "h", [(24.0, 14.0)])
+    place(state, "b", line(28.0, 40.0, 5))
+    state.extra["general"] = ["h", "b"]
+    state.unit("a").tokens["slain_turn"] = 2
+    state.extra["cp"][0] = 2
+    hold = Action("hold_fast", 0, "h")
+    assert handlers.hold_fast_units(state, "h") == ["a"] and hold in shock_choices(state, 0)
+    state.extra["shock"]["immune"].append("a")  # spared by Inspiring Presence
+    assert handlers.hold_fast_units(state, "h") == [] and hold not in shock_choices(state, 0)
+    with pytest.raises(IllegalActionError, match="AOS-K3"):
+        play(state, hold)
+
+
 def _prize_board() -> GameState:
     """Arcane Prize at its end-of-turn check: the prize at (30, 16.5), held by nobody."""
     plan = board()

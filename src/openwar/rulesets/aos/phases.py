@@ -296,10 +296,23 @@ def within_reach(state: GameState, unit_id: str) -> list[str]:
     the 3" too, and sent through the fallback below at a unit none of its weapons reached)."""
     from openwar.rulesets.aos.moves import enemies_within
 
+    allowance = 0.0 if garrisons.feature_of(state, unit_id) is not None else battle_rules().pile_in
+    return enemies_within(state, unit_id, allowance + longest_melee(state, unit_id))
+
+
+def longest_melee(state: GameState, unit_id: str) -> float:
+    """The longest melee range any model of the unit has now (AOS-D8: a damage table may
+    change a weapon's Range, so each model's row is read, as the attacks read it)."""
     unit = state.unit(unit_id)
-    longest = max((float(w["range"]) for w in unit.profile["melee"]), default=0.0)
-    moves = garrisons.feature_of(state, unit_id) is None
-    return enemies_within(state, unit_id, battle_rules().pile_in * moves + longest)
+    weapons = unit.profile["melee"]
+    if not unit.profile.get("damage_table"):
+        return max((float(w["range"]) for w in weapons), default=0.0)
+    ranges = [
+        float(characteristics.model_weapon(state, int(m), w)["range"])
+        for m in state.on_table(unit_id)
+        for w in weapons
+    ]
+    return max(ranges, default=0.0)
 
 
 def fight_reach(state: GameState, unit_id: str) -> dict[str, frozenset[str]]:
