@@ -303,6 +303,29 @@ def test_opr_a8_the_table_says_which_use_of_piercing_it_kept(
     assert code == 0 and "Piercing" not in out
 
 
+def test_opr_a_weapons_attacks_and_piercing_give_way_to_the_options_written(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """--weapon sets attacks and Piercing only where the options are not written: a Heavy
+    weapon with --attacks 4 (a Spear's or Furious's +1) makes 4 (it silently made its 3), and
+    --piercing none switches a Crossbow's p mark off (it was taken as not given)."""
+
+    def odds(*extra: str) -> dict[str, Any]:
+        code, out, err = run(capsys, "odds", "opr", "--models", "1", "--json", *extra)
+        assert code == 0, err
+        data: dict[str, Any] = json.loads(out)
+        return data
+
+    heavy = odds("--weapon", "Heavy")
+    assert heavy["profile"]["attacks"] == 3
+    more = odds("--weapon", "Heavy", "--attacks", "4")
+    assert more["profile"]["attacks"] == 4 and more["mean"] == pytest.approx(1.0)  # 4 x 1/4
+    marked = odds("--weapon", "Crossbow", "--armored")
+    plain = odds("--weapon", "Crossbow", "--armored", "--piercing", "none")
+    assert marked["profile"]["piercing"] == "auto" and plain["profile"]["piercing"] == "none"
+    assert plain["mean"] == pytest.approx(marked["mean"] / 2)  # Armored ignores half the hits
+
+
 def test_opr_a13_a_weapon_of_the_x_mark_puts_each_models_wounds_on_one_model(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

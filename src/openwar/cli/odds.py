@@ -290,8 +290,9 @@ def opr_odds(
     weapon: Annotated[
         str | None,
         typer.Option(
-            help="A weapon from the table: sets attacks, Piercing for its p and x marks, and "
-            "for x all of each model's wounds on one model."
+            help="A weapon from the table: sets attacks (unless --attacks is given), Piercing "
+            "auto for its p and x marks (unless --piercing is given), and for x all of each "
+            "model's wounds on one model."
         ),
     ] = None,
     impact: Annotated[
@@ -359,8 +360,9 @@ def opr_odds(
                 f"Impact hits come with a charge, and {chosen.name} is a shooting weapon",
                 param_hint="'--impact'",
             )
-        attacks = chosen.attacks
-        if chosen.piercing and piercing is Piercing.NONE:
+        if not options.given(ctx, "attacks"):  # given, it replaces the table's (a Spear's +1)
+            attacks = chosen.attacks
+        if chosen.piercing and not options.given(ctx, "piercing"):
             piercing = Piercing.AUTO
         single_model = chosen.single_model
     else:
