@@ -113,6 +113,17 @@ def test_show_and_cost_print_units_options_and_points(capsys: Capture) -> None:
                                    "way": "12 x 4 (10+ each)"}  # fmt: skip
 
 
+def test_show_names_an_option_bought_per_unit_without_a_model_count(
+    capsys: Capture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A per-unit upgrade showed the unit's size ("Sergeant x10"), as if ten were bought."""
+    monkeypatch.setenv("COLUMNS", "200")
+    patrol = Path(__file__).parents[2] / "examples" / "armies" / "opr" / "warden_patrol.yaml"
+    assert main(["army", "show", str(patrol)]) == 0
+    shown = capsys.readouterr().out
+    assert "Sergeant, Musician/Standard" in shown and " x10" not in shown
+
+
 @pytest.mark.parametrize("command", ["show", "cost"])
 def test_show_and_cost_list_the_problems_an_unpriced_option_among_them(
     command: str, tmp_path: Path, capsys: Capture

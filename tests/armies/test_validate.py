@@ -204,6 +204,14 @@ def test_aos_u4_command_models() -> None:
     assert aos([WARDEN, one]) == [] and aos([WARDEN, two]) == ["U4"]
     twice = {**SPEARS, "options": [{"name": "Champion", "models": 1}] * 2}  # one, then one more
     assert aos([WARDEN, twice]) == ["U4"]
+    from openwar.rulesets.aos.forces import force_units
+
+    bare = {**SPEARS, "options": [{"name": "Champion"}]}  # no models: the one model's
+    assert aos([WARDEN, bare]) == []
+    listed = army("aos", [WARDEN, bare], points_limit=2000, general="Warden")
+    spears = force_units(listed, "a")[1]
+    champions = [k for k, names in enumerate(spears.profile["loadouts"]) if names["options"]]
+    assert sum(spears.loadouts.count(k) for k in champions) == 1  # one model carries it
 
 
 # opr -------------------------------------------------------------------------------------
@@ -245,6 +253,25 @@ def test_opr_u4_per_unit_upgrades_are_for_the_whole_unit() -> None:
     assert rules(report("opr", [twice])) == ["U4"]
 
 
+def test_opr_u4_a_sergeant_is_one_models_upgrade_written_with_or_without_models_1() -> None:
+    """The Sergeant changes one model: ``models: 1`` was refused as "not 1 of 10 models"."""
+    for written in ({"name": "Sergeant"}, {"name": "Sergeant", "models": 1}):
+        unit = {"name": "S", "type": "Ironclad Spearmen", "options": [written]}
+        found = report("opr", [unit], points_limit=500)
+        assert rules(found) == []
+        [sergeant] = found.cost.units[0].options
+        assert (sergeant.models, sergeant.points) == (1, 5)
+    unit = {
+        "name": "S",
+        "type": "Ironclad Spearmen",
+        "options": [{"name": "Sergeant", "models": 3}],
+    }
+    assert (
+        "one model's, bought once for the unit: not 3 models"
+        in report("opr", [unit]).problems[0].message
+    )
+
+
 # oldworld --------------------------------------------------------------------------------
 
 
@@ -258,6 +285,21 @@ def test_oldworld_u7_a_general_who_is_a_character() -> None:
     lower = {"name": "Spears", "type": "ironclad spearmen"}
     assert rules(report("oldworld", [captain, lower], points_limit=500,
                         general="Spears")) == ["U7"]  # fmt: skip
+
+
+def test_oldworld_a_command_model_option_without_models_is_taken_by_one() -> None:
+    """An option one model at most may take (a Champion) is that one model's when ``models``
+    is not written: it was read as the whole unit and refused ("taken by 20 models")."""
+    captain = {"name": "Harl", "type": "Warden Captain"}
+    spears = {"name": "S", "type": "Ironclad Spearmen", "options": [{"name": "Champion"}]}
+    found = report("oldworld", [captain, spears], points_limit=999, general="Harl")
+    assert rules(found) == []
+    assert [(o.option, o.models, o.points) for o in found.cost.units[1].options] == [
+        ("Champion", 1, 6)
+    ]
+    shields = {**spears, "options": [{"name": "Shields"}]}  # no limit: still the whole unit
+    found = report("oldworld", [captain, shields], points_limit=999, general="Harl")
+    assert [(o.option, o.models) for o in found.cost.units[1].options] == [("Shields", 20)]
 
 
 def test_oldworld_u8_points_limit_and_u2_size() -> None:

@@ -136,7 +136,9 @@ def _units_table(report: ArmyReport) -> Table:
     hooks = load_ruleset(report.army.ruleset).hooks
     carried = [hooks.carried(listed) for listed in report.army.units]
     for unit, listed, free in zip(report.cost.units, report.army.units, carried, strict=True):
-        bought = [f"{o.option} x{o.models}" for o in unit.options]
+        bought = [
+            o.option if o.way == "per unit" else f"{o.option} x{o.models}" for o in unit.options
+        ]
         options = ", ".join([f"{name} (free)" for name in free] + bought) or "-"
         kind = unit.type + "".join(f"\n{k} {v}" for k, v in listed.profile.items())
         _row(table, unit.unit, kind, str(unit.size), options, str(unit.total))

@@ -157,6 +157,11 @@ def size_problems(
     return [hooks.problem(rule, text, unit.name)]
 
 
-def option_count(models: int | None, size: int) -> int:
-    """Miniatures an option is taken by: the whole unit when ``models`` is not given."""
-    return size if models is None else models
+def option_count(models: int | None, size: int, most: int | None = None) -> int:
+    """Miniatures an option is taken by: when ``models`` is not given, the one model an
+    option for one model at most is for (a Champion), else the whole unit. Until 2026-12-07
+    the whole unit in every case: ``{name: Champion}`` on a unit of 10 was refused as "taken
+    by 10 models"."""
+    if models is not None:
+        return models
+    return 1 if most == 1 else size

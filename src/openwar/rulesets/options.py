@@ -44,8 +44,13 @@ def price_option(
     option = next((o for o in options if o.name == found), None)
     if option is None:
         return [], problems
-    models = option_count(choice.models, size)
+    models = option_count(choice.models, size, option.max_models)
     limit = size if option.max_models is None else min(size, option.max_models)
+    if option.per == "unit" and option.affects == "one":  # a Sergeant: one model, once
+        if choice.models not in (None, 1):
+            text = f"{option.name} is one model's, bought once for the unit: not {models} models"
+            return [], [hooks.problem(count_rule, text, unit.name, option.name)]
+        return [OptionCost(option.name, 1, option.points, "per unit")], []
     if option.per == "unit" and models != size:
         text = f"{option.name} is bought for the whole unit, not {models} of {size} models"
         return [], [hooks.problem(count_rule, text, unit.name, option.name)]
@@ -53,8 +58,7 @@ def price_option(
         text = f"{option.name} taken by {models} models; at most {limit} may take it"
         return [], [hooks.problem(count_rule, text, unit.name, option.name)]
     if option.per == "unit":
-        points = option.points * (multiplier if option.affects == "all" else 1)
-        return [OptionCost(option.name, models, points, "per unit")], []
+        return [OptionCost(option.name, models, option.points * multiplier, "per unit")], []
     return [OptionCost(option.name, models, option.points * models,
                        f"{models} x {option.points} (each)")], []  # fmt: skip
 

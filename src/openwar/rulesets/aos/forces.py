@@ -15,6 +15,7 @@ from openwar.rulesets import load_ruleset
 from openwar.rulesets.aos.abilities import option_templates, templates_for
 from openwar.rulesets.aos.catalog import AosCatalog, AosWeapon, DamageRow, Warscroll
 from openwar.rulesets.aos.rules import battle_rules
+from openwar.rulesets.hooks import option_count
 
 
 @dataclass(frozen=True)
@@ -89,8 +90,9 @@ def _force_unit(
 ) -> ForceUnit:
     size = unit.size or scroll.size
     carried: list[list[str]] = [[] for _ in range(size)]
+    most = {o.name: o.max_models for o in scroll.options}
     for choice in unit.options:
-        for model in range(choice.models or size):
+        for model in range(option_count(choice.models, size, most.get(choice.name))):
             carried[model].append(choice.name)
     combos: list[tuple[str, ...]] = []
     loadout_of: list[int] = []
