@@ -249,6 +249,9 @@ def test_opr_u4_per_unit_upgrades_are_for_the_whole_unit() -> None:
         "options": [{"name": "Sergeant", "models": 3}],
     }
     assert rules(report("opr", [unit])) == ["U4"]
+    rider = {"name": "C", "type": "Warden Captain", "options": [{"name": "Warhorse", "models": 2}]}
+    [problem] = report("opr", [rider]).problems  # it said "not 2 of 1 models"
+    assert "Warhorse is bought once for the whole unit (1 model), not for 2" in problem.message
     twice = {**unit, "options": [{"name": "Sergeant"}] * 2}  # a unit buys it once
     assert rules(report("opr", [twice])) == ["U4"]
 

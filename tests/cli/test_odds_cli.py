@@ -401,3 +401,26 @@ def test_a_tail_of_exact_zeros_gets_no_row(capsys: pytest.CaptureFixture[str]) -
     """An attack that cannot wound showed a '>0' row of 0.0e+00 below the certain 0."""
     code, out, _ = run(capsys, "odds", "openwar", "--difficulty", "99")
     assert code == 0 and ">0" not in out and "0.0e+00" not in out
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "extra", "rolls"),
+    [
+        ("oldworld", ("--ws", "4", "--target-ws", "3", "--armour", "5+", "--ap", "-1"),
+         "Rolls: to hit 3+, to wound 4+, armour 5+ AP -1: 6+"),
+        ("oldworld", ("--shooting", "--bs", "3", "--hit-mod", "-1", "--ward", "5+"),
+         "Rolls: to hit 4+ -1: 5+, to wound 4+, ward 5+"),
+        ("oldworld", ("--armour", "6+", "--ap", "-1"), "armour 6+ AP -1: no save"),
+        ("oldworld", ("--strength", "1", "--toughness", "10"), "cannot wound (the chart's -)"),
+        ("opr", ("--quality", "3", "--target-quality", "5"),
+         "Rolls: hits on Quality 3+, each blocked on the target's Quality 5+"),
+    ],
+)  # fmt: skip
+def test_the_text_says_which_rolls_the_odds_were_worked_out_with(
+    capsys: pytest.CaptureFixture[str], ruleset: str, extra: tuple[str, ...], rolls: str
+) -> None:
+    """The Old World's to-hit and to-wound numbers come from charts, and AP moves the save:
+    only the JSON said which rolls were used (needed_to_hit, needed_to_wound)."""
+    code, out, err = run(capsys, "odds", ruleset, *extra)
+    assert code == 0, err
+    assert rolls in out

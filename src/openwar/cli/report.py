@@ -61,6 +61,9 @@ def print_odds(result: OddsResult, simulated: SimulatedOdds | None, console: Con
         line += f" (Monte Carlo: {simulated.mean:.4f} ± {simulated.mean_error:.4f} at 95%, "
         line += f"from {simulated.trials:,} rolls, seed {simulated.seed})"
     console.print(line)
+    rolls = rolls_line(result.ruleset, result.profile)
+    if rolls:
+        console.print(rolls, markup=False)
     used = result.profile.get("piercing_used")
     if used:  # OPR-A8: --piercing auto (or a weapon with p or x) kept the better reading
         readings = {"ignore-armored": "ignores Armored", "reroll-blocks": "re-rolls blocks"}
@@ -70,6 +73,34 @@ def print_odds(result: OddsResult, simulated: SimulatedOdds | None, console: Con
         )
     if result.profile.get("single_model"):  # OPR-A13: the weapons table's x mark
         console.print("x: all the wounds each model deals go on one model (the excess is lost)")
+
+
+def rolls_line(ruleset: str, profile: dict[str, Any]) -> str:
+    """The rolls the odds were worked out with, where the options do not show them: the Old
+    World's chart numbers with their modifiers, One Page Fantasy's Quality tests."""
+    if ruleset == "oldworld":
+        chart, modifier = int(str(profile["needed_to_hit"]).rstrip("+")), profile["hit_modifier"]
+        need = chart - int(modifier)
+        hit = f"to hit {chart}+" + (f" {modifier:+d}: {need}+" if modifier else "")
+        if need > 6:
+            hit += " (a 6, then a second die, TOW-D3)"
+        wound = profile["needed_to_wound"]
+        parts = [hit, "cannot wound (the chart's -)" if wound is None else f"to wound {wound}"]
+        if profile["armour"] is not None:
+            save = int(str(profile["armour"]).rstrip("+")) - int(profile["ap"])
+            armour = f"armour {profile['armour']}" + (
+                f" AP {profile['ap']}" if profile["ap"] else ""
+            )
+            parts.append(f"{armour}: {save}+" if save <= 6 else f"{armour}: no save")
+        if profile["ward"] is not None:
+            parts.append(f"ward {profile['ward']}")
+        return "Rolls: " + ", ".join(parts)
+    if ruleset == "opr":
+        return (
+            f"Rolls: hits on Quality {profile['quality']}, each blocked on the target's "
+            f"Quality {profile['target_quality']}"
+        )
+    return ""
 
 
 def odds_json(result: OddsResult, simulated: SimulatedOdds | None) -> str:

@@ -52,7 +52,8 @@ def price_option(
             return [], [hooks.problem(count_rule, text, unit.name, option.name)]
         return [OptionCost(option.name, 1, option.points, "per unit")], []
     if option.per == "unit" and models != size:
-        text = f"{option.name} is bought for the whole unit, not {models} of {size} models"
+        whole = "1 model" if size == 1 else f"{size} models"
+        text = f"{option.name} is bought once for the whole unit ({whole}), not for {models}"
         return [], [hooks.problem(count_rule, text, unit.name, option.name)]
     if not 1 <= models <= limit:
         text = f"{option.name} taken by {models} models; at most {limit} may take it"
