@@ -14,10 +14,12 @@ from .kit import one_line_error
 def test_an_error_found_while_running_names_the_sub_command(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """As click's own option errors do: `openwar odds oldworld: error: --ws: ...` (it said
-    only `openwar: error:`)."""
-    message = one_line_error(capsys, ["odds", "oldworld", "--ws", "0"])
-    assert message.startswith("openwar odds oldworld: error: --ws: ")
+    """As click's own option errors do: `openwar odds aos: error: --extra-hits-on-6: ...`
+    (it said only `openwar: error:`)."""
+    argv = ["odds", "aos", "--extra-hits-on-6", "1", "--mortal-on-6-hit", "1",
+            "--mortal-ends-sequence"]  # fmt: skip
+    message = one_line_error(capsys, argv)
+    assert message.startswith("openwar odds aos: error: --extra-hits-on-6: ")
     message = one_line_error(capsys, ["army", "show", "no-such-army.yaml"])
     assert message.startswith("openwar army show: error: no-such-army.yaml")
 

@@ -389,12 +389,16 @@ def oldworld_odds(
     models: Annotated[int, typer.Option(min=1, help="Attacking models.")] = 10,
     attacks: Annotated[int, typer.Option(min=0, help="Attacks per model.")] = 1,
     shooting: Annotated[bool, typer.Option(help="Shooting (BS chart) instead of combat.")] = False,
-    ws: Annotated[int, typer.Option(help="Attacker's Weapon Skill (combat).")] = 3,
-    target_ws: Annotated[int, typer.Option(help="Target's Weapon Skill (combat).")] = 3,
-    bs: Annotated[int, typer.Option(help="Attacker's Ballistic Skill (shooting).")] = 3,
+    ws: Annotated[int, typer.Option(min=1, max=10, help="Attacker's Weapon Skill (combat).")] = 3,
+    target_ws: Annotated[
+        int, typer.Option(min=1, max=10, help="Target's Weapon Skill (combat).")
+    ] = 3,
+    bs: Annotated[
+        int, typer.Option(min=1, max=5, help="Attacker's Ballistic Skill (shooting).")
+    ] = 3,
     hit_mod: Annotated[int, typer.Option(help="Modifier to hit, e.g. -1 for long range.")] = 0,
-    strength: Annotated[int, typer.Option(help="Strength of the attack.")] = 3,
-    toughness: Annotated[int, typer.Option(help="Target's Toughness.")] = 3,
+    strength: Annotated[int, typer.Option(min=1, max=10, help="Strength of the attack.")] = 3,
+    toughness: Annotated[int, typer.Option(min=1, max=10, help="Target's Toughness.")] = 3,
     armour: Annotated[
         int | None, typer.Option(parser=options.optional_roll, help="Armour save, e.g. 5+")
     ] = None,
@@ -409,7 +413,10 @@ def oldworld_odds(
         int, typer.Option(min=1, max=MAX_PER_MODEL, help="Wounds per target model.")
     ] = 1,
     target_models: Annotated[
-        int | None, typer.Option(min=1, max=MAX_TARGET, help="Models in the target.")
+        int | None,
+        typer.Option(
+            min=1, max=MAX_TARGET, help="Models in the target (not given: as many as it takes)."
+        ),
     ] = None,
     reroll_hits: RerollOption = Reroll.NONE,
     reroll_wounds: RerollOption = Reroll.NONE,
