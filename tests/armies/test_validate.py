@@ -217,6 +217,11 @@ def test_aos_u4_command_models() -> None:
 # opr -------------------------------------------------------------------------------------
 
 
+def test_opr_u10_an_army_lists_at_least_one_unit() -> None:
+    assert rules(report("opr", [])) == ["U10"]
+    assert rules(report("opr", [{"name": "C", "type": "Warden Captain"}])) == []
+
+
 def test_opr_u9_at_most_one_hero() -> None:
     captain, adept = {"name": "C", "type": "Warden Captain"}, {"name": "A", "type": "Ember Adept"}
     assert rules(report("opr", [captain])) == []

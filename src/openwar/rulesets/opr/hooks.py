@@ -18,6 +18,7 @@ RULE_TITLES = {
     "U4": "upgrades",
     "U8": "points limit",
     "U9": "at most one Hero",
+    "U10": "at least one unit",
     "U11": "known units and upgrades",
     "U12": "unit names are unique",
     "U13": "fields of other rulesets",
@@ -63,6 +64,8 @@ class OprHooks(RulesetHooks[OprCatalog]):
         rules = self.catalog.army
         heroes = [u.unit for u in cost.units if self._is_hero(u.type)]
         problems = []
+        if not army.units:  # U10: the other rulesets refuse it through their general or Command
+            problems.append(self.problem("U10", "the army lists no units", option="units"))
         if len(heroes) > rules.max_heroes:
             text = f"{len(heroes)} Hero units ({', '.join(heroes)}); at most {rules.max_heroes}"
             problems.append(self.problem("U9", text))
