@@ -229,6 +229,12 @@ def load_replay(path: Path) -> tuple[BattleSetup, list[Action], str, tuple[str, 
         data = json.loads(read_text_file(path, MAX_REPLAY_BYTES))
     except YamlReadError as exc:  # it names the file: cannot be read, too large, not UTF-8
         raise ReplayError(str(exc)) from exc
+    except json.JSONDecodeError as exc:  # said as people say it, not as the parser does
+        where = f"line {exc.lineno} column {exc.colno}"  # as a battleplan file's is said
+        text = (
+            f"{path}, {where}: not JSON ({exc.msg.lower()}); a replay is written by battle --replay"
+        )
+        raise ReplayError(text) from None
     except ValueError as exc:
         raise ReplayError(f"{path}: not a readable replay ({exc})") from exc
     except RecursionError:

@@ -293,3 +293,13 @@ def test_a_missing_replay_file_is_named_once(
     path = tmp_path / "x.json"
     line = one_line_error(capsys, ["replay", str(path)], nothing_done=True)
     assert line.count(str(path)) == 1 and f"{path}: cannot be read (No such file" in line
+
+
+def test_a_file_that_is_not_json_is_refused_as_a_replay_where_it_stops_being_json(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """It showed the parser's own words: "(Expecting value: line 1 column 1 (char 0))"."""
+    path = tmp_path / "army.yaml"
+    path.write_text("ruleset: opr\nunits: []\n", encoding="utf-8")
+    line = one_line_error(capsys, ["replay", str(path)], nothing_done=True)
+    assert f"{path}, line 1 column 1: not JSON (expecting value)" in line and "char" not in line
