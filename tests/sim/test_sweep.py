@@ -145,6 +145,21 @@ def test_the_95_range_holds_every_value_whose_interval_holds_50_percent() -> Non
     assert even_points(first)["value_low"] is None
 
 
+def test_a_range_open_at_one_end_keeps_the_end_the_sweep_bounds() -> None:
+    """Sizes 1-30 of a walk-through: only size 30's interval leaves 50% out; the range was
+    said to "reach past the sweep" (both ends None), though it ends below size 30."""
+    wins = {1: 12.5, 5: 16.5, 10: 17, 20: 20, 30: 25.5}  # of 30 battles, draws as halves
+    points = [SweepPoint(v, 100 + v, int(w), int(2 * (w % 1)), 30 - int(w) - int(2 * (w % 1)), 0)
+              for v, w in wins.items()]  # fmt: skip
+    even = even_points(points)
+    assert even["value_low"] is None and even["value_high"] is not None
+    assert 20 < even["value_high"] < 30
+    shown = Console(file=io.StringIO(), width=300)
+    _print(shown, "Spears", "A", "size", points, even)
+    text = shown.file.getvalue()  # type: ignore[attr-defined]
+    assert f"(95%: size {even['value_high']:g} or less, past the first value)" in text
+
+
 def test_no_even_point_is_named_when_every_interval_holds_50_percent() -> None:
     """Shares 1/6, 3/6, 2/6 named "Even matchup at about size 20" (with no crossing counted)
     though every value's interval held 50%: six battles a value cannot tell them apart."""

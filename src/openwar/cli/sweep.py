@@ -106,6 +106,10 @@ def sweep_command(
     note = _note(plan, index, unit, key)
     limit = assess(plan.army_lists()[index]).limit
     over = [p.value for p in points if limit is not None and p.points > limit]
+    # a cost read by no player: the same battles at every value (docs/simulate.md)
+    blind = key in ("points", "points_per_miniature") and all(
+        name.split(":")[0] in ("random", "simple") for name in plan.players
+    )
     if as_json:
         data = {
             "unit": unit,
@@ -119,6 +123,7 @@ def sweep_command(
             "even": even,
             "points_limit": limit,
             "over_limit": over,
+            "players_ignore_points": blind,
         }
         typer.echo(json.dumps(data, indent=2))
     else:
@@ -126,7 +131,9 @@ def sweep_command(
             note = (f"{note}\n" if note else "") + (
                 f"* over the army's {limit}-point limit: not a legal army, played all the same"
             )
-        _print(Console(highlight=False), unit, SIDES[index], key, points, even, note, limit)
+        blind_to = " and ".join(sorted(set(plan.players))) if blind else None
+        _print(Console(highlight=False), unit, SIDES[index], key, points, even, note, limit,
+               blind_to)  # fmt: skip
     failed = sum(p.failed for p in points)
     if failed:  # a value whose battles all failed reads as an even 50%
         Console(stderr=True, soft_wrap=True).print(
@@ -165,6 +172,7 @@ def _print(
     even: dict[str, float | None],
     note: str | None = None,
     limit: int | None = None,
+    blind_to: str | None = None,
 ) -> None:
     title = escape(f"{unit} ({side}): win share of {side}, draws half")
     caption = note and escape(note)
@@ -183,6 +191,13 @@ def _print(
             f"{low:.1%} - {high:.1%}",
         )
     print_whole(console, table)
+    if blind_to is not None:  # no verdict: more battles would not tell anything
+        console.print(escape(
+            f"The {blind_to} players do not read points: every value plays the same battles "
+            "(War of Attrition's scores aside), so the cost changes nothing here. Sweep with "
+            "heuristic or search players (--players), or sweep the unit's size."
+        ))  # fmt: skip
+        return
     if even["value"] is None:
         console.print(escape(_never_even(side, points, key)))
         return

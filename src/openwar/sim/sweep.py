@@ -177,7 +177,7 @@ def even_points(points: list[SweepPoint], key: str = SIZE) -> dict[str, float | 
     """Where the varied side's share crosses 0.5 (linear between sweep values, taken in
     order; the first crossing, ``crossings`` says how many there are), with the 95% range:
     every value where 0.5 lies within the interval, its ends linear between sweep values too
-    (None when it reaches past either end of the sweep). ``value``, ``value_low`` and
+    (an end None when the range reaches past that end of the sweep). ``value``, ``value_low`` and
     ``value_high`` are in the varied number; ``points``, ``low`` and ``high`` in the varied
     army's points, when ``key`` changes them (else None). ``decided`` is False when every
     value's interval holds 0.5: the battles cannot tell the values apart, so no even point is
@@ -238,10 +238,14 @@ def _crossings(ys: list[float]) -> int:
 
 def _within(xs: list[float], lows: list[float], highs: list[float]) -> tuple[float | None, ...]:
     """The least and greatest x (linear between sweep values) where lows <= 0.5 <= highs;
-    (None, None) when there is none or when it reaches either end of the sweep.
+    an end that reaches the sweep's own end is None (the other is kept: until 2026-12-07 both
+    were dropped, so a range bounded on one side was said to reach past the sweep), and both
+    are None when there is no such x.
 
     >>> _within([10.0, 20.0, 30.0], [0.1, 0.4, 0.6], [0.3, 0.6, 0.8])
     (16.7, 25.0)
+    >>> _within([1.0, 2.0, 3.0], [0.1, 0.3, 0.6], [0.6, 0.7, 0.9])
+    (None, 2.7)
     """
     spans: list[tuple[float, float]] = []
     for k in range(len(xs) - 1):
@@ -254,9 +258,7 @@ def _within(xs: list[float], lows: list[float], highs: list[float]) -> tuple[flo
     if not spans:
         return (None, None)
     least, most = min(s for s, _ in spans), max(e for _, e in spans)
-    if least <= xs[0] or most >= xs[-1]:
-        return (None, None)
-    return (round(least, 1), round(most, 1))
+    return (None if least <= xs[0] else round(least, 1), None if most >= xs[-1] else round(most, 1))
 
 
 def _half(y0: float, y1: float, below: bool, start: float, end: float) -> tuple[float, float]:
