@@ -121,6 +121,8 @@ def test_a_units_own_number_is_varied_at_fixed_points() -> None:
                                 "weapon has no range"),
         ("armor", [3, 13], "[Legion Cohort armor 13]: Legion Cohort: profile armor 13 is "
                            "outside 1..12 [U20"),
+        # the unit's own least size is named (it said "0 is below the least value, 1")
+        ("size", [0, 10], "[Legion Cohort x0]: Legion Cohort: size 0 is outside 10-30 for "),
     ],
 )  # fmt: skip
 def test_a_number_the_unit_lacks_or_cannot_take_is_one_line(

@@ -152,14 +152,14 @@ def _what_to_vary(size: str | None, vary: str | None, values: str | None) -> tup
         if vary is not None or values is not None:
             raise typer.BadParameter("give --size, or --vary with --values, not both",
                                      param_hint="'--size'")  # fmt: skip
-        return SIZE, parse_values(size)
+        return SIZE, parse_values(size, lowest=None)  # the unit names its own least size
     if vary is None or values is None:
         missing = "--vary" if values is not None else "--values"
         hint = "'--size'" if vary is None and values is None else f"'{missing}'"
         raise typer.BadParameter("what to vary: --size SPEC, or --vary KEY --values SPEC",
                                  param_hint=hint)  # fmt: skip
     if vary == SIZE:
-        return SIZE, parse_values(values, "--values")
+        return SIZE, parse_values(values, "--values", lowest=None)
     return vary, parse_values(values, "--values", lowest=None)
 
 

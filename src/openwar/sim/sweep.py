@@ -130,7 +130,13 @@ def sweep_plans(
     if key != SIZE:
         _check_key(armies[side], index, key)
     varied = [_varied(armies[side], index, key, value) for value in values]
-    points = [assess(a).cost.total for a in varied]
+    reports = [assess(a) for a in varied]
+    for value, report in zip(values, reports, strict=True):
+        sized = [p for p in report.problems if p.unit == unit and f"size {value} " in p.message]
+        if key == SIZE and value < 1 and sized:  # the unit's own limits, not the file's "at
+            label = f"{plan.armies[side].path} [{unit} x{value}]"  # least 1" said on reading
+            raise OpenWarError(f"{label}: {sized[0]}")
+    points = [r.cost.total for r in reports]
     limit = max([*points, *(a.points_limit or 0 for a in armies)])
     other = armies[1 - side].model_copy(update={"points_limit": limit})
     result = []
