@@ -59,3 +59,23 @@ def test_panels_that_count_battles_have_whole_ticks() -> None:
         ticks = list(ax.get_yticks())
         assert len(ticks) >= 3 and all(t == int(t) for t in ticks), ticks
     plt.close(fig)
+
+
+def test_the_rounds_panel_keeps_a_round_no_battle_ended_in() -> None:
+    """Battles of 1, 2, 3 and 5 rounds: round 4 is a bar of 0, not left out (5 stood next to
+    3 as if it came after it)."""
+    import matplotlib.pyplot as plt
+
+    from openwar.sim.plot import _rounds
+
+    played = [
+        BattleResult(k, k, 0, "minor", (1, 0), rounds) for k, rounds in enumerate([1, 2, 3, 5, 5])
+    ]
+    fig, ax = plt.subplots()
+    try:
+        _rounds(ax, played)
+        labels = [t.get_text() for t in ax.get_xticklabels()]
+        heights = [bar.get_height() for bar in ax.containers[0]]
+    finally:
+        plt.close(fig)
+    assert labels == ["1", "2", "3", "4", "5"] and heights == [1, 1, 1, 0, 2]

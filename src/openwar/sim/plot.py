@@ -105,8 +105,11 @@ def _histograms(ax: Any, values: list[list[float]], names: list[str], what: str)
 
 
 def _rounds(ax: Any, played: list[BattleResult]) -> None:
-    counts = sorted(Counter(r.rounds for r in played).items())
-    ax.bar([str(k) for k, _ in counts], [v for _, v in counts], color="#2e7d32")
+    counts = Counter(r.rounds for r in played)
+    # every round from the shortest to the longest, a round no battle ended in at 0 (rounds 1,
+    # 2, 3 and 5 stood side by side as if evenly spaced)
+    rounds = range(min(counts, default=0), max(counts, default=0) + 1)
+    ax.bar([str(k) for k in rounds], [counts[k] for k in rounds], color="#2e7d32")
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # battles: no 2.5 ticks
     ax.set_xlabel("rounds played")
     ax.set_ylabel("battles")
