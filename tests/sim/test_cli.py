@@ -327,3 +327,28 @@ def test_a_cost_sweep_with_players_that_ignore_points_says_so_instead_of_a_verdi
     assert json.loads(out)["players_ignore_points"] is True
     code, out, err = run(capsys, *argv[:-2], "--players", "heuristic,simple", "--json")
     assert json.loads(out)["players_ignore_points"] is False
+
+
+def test_a_local_dask_run_says_nothing_of_a_port_another_cluster_holds(
+    capsys: pytest.CaptureFixture[str], store_path: Path
+) -> None:
+    """Its scheduler serves HTTP on 8787 if free: with the port held (another cluster, or two
+    runs at once) distributed's "Port 8787 is already in use" warning reached stderr."""
+    import socket
+    import warnings
+
+    holder = socket.socket()
+    try:
+        holder.bind(("", 8787))
+        holder.listen()
+    except OSError:
+        pass  # held already: the case itself
+    try:
+        with warnings.catch_warnings(record=True) as seen:  # as the command line shows them
+            warnings.simplefilter("always")
+            code, _, err = run(capsys, "simulate", *ARMIES, "-n", "2", "--players", "random",
+                               "--scheduler", "local-dask", "--workers", "1")  # fmt: skip
+    finally:
+        holder.close()
+    assert code == 0 and "Port" not in err, err
+    assert not [w for w in seen if "already in use" in str(w.message)]

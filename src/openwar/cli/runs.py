@@ -67,24 +67,25 @@ def list_runs(
         return
     table = Table(title=escape(f"Runs in {path}"), title_justify="left")
     for column in ("id", "created", "A vs B", "players", "battles", "status", "A wins"):
-        # at 80 columns the armies' names wrap, not the status or the players
+        # at 80 columns the armies' names and the players wrap, nothing else (the date and
+        # the win rate are on two lines each: they were cut to "2026-1…" and "(30%-6…")
         table.add_column(
             column,
             justify="right" if column in ("id", "battles") else "left",
-            no_wrap=column in ("id", "players", "battles", "status"),
-            ratio=2 if column == "A vs B" else None,
+            no_wrap=column not in ("A vs B", "players"),
+            ratio={"A vs B": 2, "players": 1}.get(column),
         )
     for run in found:
         players = run.plan.players
         with _summary_of(run, path):
             table.add_row(
                 str(run.id),
-                run.created[:16].replace("T", " "),
+                f"{run.created[:10]}\n{run.created[11:16]}",
                 escape(f"{run.army_names[0]} vs {run.army_names[1]}"),
-                players[0] if players[0] == players[1] else ",".join(players),
+                players[0] if players[0] == players[1] else ", ".join(players),
                 f"{run.done}/{run.plan.battles}",
                 run.status,
-                _win_rate(run),
+                _win_rate(run).replace(" (", "\n(", 1),
             )
     Console(highlight=False).print(table)
 

@@ -20,6 +20,7 @@ import multiprocessing
 import os
 import signal
 import threading
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import (
     FIRST_COMPLETED,
@@ -199,7 +200,12 @@ class DaskCluster:
         distributed = _distributed()
         try:
             if self.address == LOCAL_DASK:
-                with _deaf_to_ctrl_c():  # the workers inherit it: a Ctrl-C stops us, not them
+                with _deaf_to_ctrl_c(), warnings.catch_warnings():  # the workers inherit it:
+                    # a Ctrl-C stops us, not them. Its scheduler serves HTTP (health checks)
+                    # even without a dashboard, on 8787 if free: when another cluster holds
+                    # it, distributed's "Port 8787 is already in use" warning is no concern of
+                    # a simulation's (it reached stderr, and two runs at once each said it)
+                    warnings.filterwarnings("ignore", "Port .* is already in use", UserWarning)
                     self._cluster = distributed.LocalCluster(
                         n_workers=self.workers,
                         threads_per_worker=1,
