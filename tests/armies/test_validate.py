@@ -259,6 +259,8 @@ def test_opr_u4_per_unit_upgrades_are_for_the_whole_unit() -> None:
     assert "Warhorse is bought once for the whole unit (1 model), not for 2" in problem.message
     twice = {**unit, "options": [{"name": "Sergeant"}] * 2}  # a unit buys it once
     assert rules(report("opr", [twice])) == ["U4"]
+    wrong_twice = {**unit, "options": [{"name": "Sergeant", "models": 3}] * 2}
+    assert rules(report("opr", [wrong_twice])) == ["U4"]  # the same line was said twice
 
 
 def test_opr_u4_a_sergeant_is_one_models_upgrade_written_with_or_without_models_1() -> None:

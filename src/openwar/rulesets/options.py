@@ -75,7 +75,7 @@ def price_options(
     for choice in unit.options:
         found, more = price_option(hooks, choice, unit, size, options, rules, multiplier)
         priced += found
-        problems += more
+        problems += [p for p in more if p not in problems]  # an entry written twice: once
     for option in options:
         entries = [c for c in priced if c.option == option.name]
         if len(entries) < 2:
