@@ -206,12 +206,16 @@ def test_aos_u4_command_models() -> None:
     assert aos([WARDEN, twice]) == ["U4"]
     from openwar.rulesets.aos.forces import force_units
 
-    bare = {**SPEARS, "options": [{"name": "Champion"}]}  # no models: the one model's
-    assert aos([WARDEN, bare]) == []
-    listed = army("aos", [WARDEN, bare], points_limit=2000, general="Warden")
-    spears = force_units(listed, "a")[1]
-    champions = [k for k, names in enumerate(spears.profile["loadouts"]) if names["options"]]
-    assert sum(spears.loadouts.count(k) for k in champions) == 1  # one model carries it
+    for written in ("Champion", "champion"):  # no models: the one model's, in any case
+        bare = {**SPEARS, "options": [{"name": written}]}
+        assert aos([WARDEN, bare]) == []
+        listed = army("aos", [WARDEN, bare], points_limit=2000, general="Warden")
+        spears = force_units(listed, "a")[1]
+        loadouts = spears.profile["loadouts"]
+        champions = [k for k, names in enumerate(loadouts) if names["options"]]
+        assert sum(spears.loadouts.count(k) for k in champions) == 1  # one model carries it
+        assert [loadouts[k]["options"] for k in champions] == [["Champion"]]
+        assert [loadouts[k]["effects"] for k in champions] != [[]]  # its +1 Attack is found
 
 
 # opr -------------------------------------------------------------------------------------

@@ -411,9 +411,18 @@ def test_a_tail_of_exact_zeros_gets_no_row(capsys: pytest.CaptureFixture[str]) -
         ("oldworld", ("--shooting", "--bs", "3", "--hit-mod", "-1", "--ward", "5+"),
          "Rolls: to hit 4+ -1: 5+, to wound 4+, ward 5+"),
         ("oldworld", ("--armour", "6+", "--ap", "-1"), "armour 6+ AP -1: no save"),
-        ("oldworld", ("--strength", "1", "--toughness", "10"), "cannot wound (the chart's -)"),
+        ("oldworld", ("--strength", "1", "--toughness", "10"), "no wound roll (the chart's -)"),
+        ("oldworld", ("--strength", "1", "--toughness", "10", "--poisoned"),
+         "no wound roll (the chart's -), a 6 to hit wounds automatically (Poisoned)"),
+        # a natural 1 misses whatever the modifier; past 9+ nothing hits (it said "1+", "10+")
+        ("oldworld", ("--ws", "10", "--target-ws", "1", "--hit-mod", "1"), "to hit 2+ +1: 2+,"),
+        ("oldworld", ("--shooting", "--bs", "1", "--hit-mod", "-2"),
+         "to hit 6+ -2: a 6, then 5+ (TOW-D3)"),
+        ("oldworld", ("--shooting", "--bs", "1", "--hit-mod", "-4"), "to hit 6+ -4: cannot hit"),
+        ("oldworld", ("--armour", "5+"), "to wound 4+, armour 5+\n"),
         ("opr", ("--quality", "3", "--target-quality", "5"),
-         "Rolls: hits on Quality 3+, each blocked on the target's Quality 5+"),
+         "Rolls: hits on Quality 3+, each blocked on the target's Quality 5+\n"),
+        ("opr", ("--poison", "--deadly"), "Quality 4+, a 6 to hit is Deadly (not blocked)\n"),
     ],
 )  # fmt: skip
 def test_the_text_says_which_rolls_the_odds_were_worked_out_with(
@@ -421,6 +430,11 @@ def test_the_text_says_which_rolls_the_odds_were_worked_out_with(
 ) -> None:
     """The Old World's to-hit and to-wound numbers come from charts, and AP moves the save:
     only the JSON said which rolls were used (needed_to_hit, needed_to_wound)."""
+    from openwar.cli.report import rolls_line
+
     code, out, err = run(capsys, "odds", ruleset, *extra)
+    assert code == 0 and "Rolls: " in out, err
+    code, out, err = run(capsys, "odds", ruleset, *extra, "--json")
     assert code == 0, err
-    assert rolls in out
+    profile = json.loads(out)["profile"]
+    assert rolls in rolls_line(ruleset, profile) + "\n"  # the text console wraps it

@@ -39,7 +39,8 @@ class ArmyData(BaseModel):
 
 
 class OptionChoice(ArmyData):
-    """An option bought for the whole unit (``models`` left out) or for ``models`` of it."""
+    """An option bought for ``models`` of the unit; left out, for the whole unit, or for the
+    one model an option one model at most may take (a Champion: ``hooks.option_count``)."""
 
     name: Name
     models: int | None = Field(default=None, ge=1, strict=True)

@@ -79,27 +79,37 @@ def rolls_line(ruleset: str, profile: dict[str, Any]) -> str:
     """The rolls the odds were worked out with, where the options do not show them: the Old
     World's chart numbers with their modifiers, One Page Fantasy's Quality tests."""
     if ruleset == "oldworld":
+        from openwar.rulesets.oldworld.odds import attack_rules
+
         chart, modifier = int(str(profile["needed_to_hit"]).rstrip("+")), profile["hit_modifier"]
-        need = chart - int(modifier)
-        hit = f"to hit {chart}+" + (f" {modifier:+d}: {need}+" if modifier else "")
-        if need > 6:
-            hit += " (a 6, then a second die, TOW-D3)"
+        need = max(chart - int(modifier), 2)  # a natural 1 always misses
+        follow = attack_rules().beyond_six.get(need)
+        hit = f"to hit {chart}+" + (f" {modifier:+d}" if modifier else "")
+        if need > 6:  # TOW-D3: a 6, then a second die; past the table, no hit at all
+            hit += f": a 6, then {follow}+ (TOW-D3)" if follow else ": cannot hit"
+        elif modifier:
+            hit += f": {need}+"
         wound = profile["needed_to_wound"]
-        parts = [hit, "cannot wound (the chart's -)" if wound is None else f"to wound {wound}"]
+        parts = [hit, "no wound roll (the chart's -)" if wound is None else f"to wound {wound}"]
+        if profile["poisoned"]:
+            parts.append("a 6 to hit wounds automatically (Poisoned)")
         if profile["armour"] is not None:
             save = int(str(profile["armour"]).rstrip("+")) - int(profile["ap"])
-            armour = f"armour {profile['armour']}" + (
-                f" AP {profile['ap']}" if profile["ap"] else ""
-            )
-            parts.append(f"{armour}: {save}+" if save <= 6 else f"{armour}: no save")
+            armour = f"armour {profile['armour']}"
+            if profile["ap"]:
+                armour += f" AP {profile['ap']}: " + (f"{save}+" if save <= 6 else "no save")
+            parts.append(armour)
         if profile["ward"] is not None:
             parts.append(f"ward {profile['ward']}")
         return "Rolls: " + ", ".join(parts)
     if ruleset == "opr":
-        return (
+        sixes = [f"a 6 to hit is {what} (not blocked)"
+                 for what, on in (("Deadly", profile["deadly"]), ("Poison", profile["poison"]))
+                 if on][:1]  # fmt: skip  # OPR-A5: with both, a 6 is Deadly only
+        return ", ".join([
             f"Rolls: hits on Quality {profile['quality']}, each blocked on the target's "
-            f"Quality {profile['target_quality']}"
-        )
+            f"Quality {profile['target_quality']}", *sixes
+        ])  # fmt: skip
     return ""
 
 

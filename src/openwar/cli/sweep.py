@@ -191,13 +191,13 @@ def _print(
             f"{low:.1%} - {high:.1%}",
         )
     print_whole(console, table)
-    if blind_to is not None:  # no verdict: more battles would not tell anything
+    if blind_to is not None:  # said before the verdict, which reads as if the players cared
         console.print(escape(
-            f"The {blind_to} players do not read points: every value plays the same battles "
-            "(War of Attrition's scores aside), so the cost changes nothing here. Sweep with "
-            "heuristic or search players (--players), or sweep the unit's size."
+            f"The {blind_to} players do not read points: a cost changes their battles only "
+            "where a rule reads it (War of Attrition's scores; Lightning Strikes, "
+            "Reinforcements and healing picking the costliest unit). To ask what the unit is "
+            "worth, sweep with heuristic or search players (--players), or sweep its size."
         ))  # fmt: skip
-        return
     if even["value"] is None:
         console.print(escape(_never_even(side, points, key)))
         return

@@ -108,7 +108,7 @@ def _rounds(ax: Any, played: list[BattleResult]) -> None:
     counts = Counter(r.rounds for r in played)
     # every round from the shortest to the longest, a round no battle ended in at 0 (rounds 1,
     # 2, 3 and 5 stood side by side as if evenly spaced)
-    rounds = range(min(counts, default=0), max(counts, default=0) + 1)
+    rounds = range(min(counts, default=1), max(counts, default=0) + 1)  # none: no bar
     ax.bar([str(k) for k in rounds], [counts[k] for k in rounds], color="#2e7d32")
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # battles: no 2.5 ticks
     ax.set_xlabel("rounds played")

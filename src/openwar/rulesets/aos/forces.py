@@ -10,6 +10,7 @@ from typing import Any
 from openwar.armies.model import ArmyList, ArmyUnit
 from openwar.armies.profile import changed_weapon
 from openwar.armies.ready import battle_ready
+from openwar.armies.suggest import find_name
 from openwar.armies.validate import assess
 from openwar.rulesets import load_ruleset
 from openwar.rulesets.aos.abilities import option_templates, templates_for
@@ -92,8 +93,11 @@ def _force_unit(
     carried: list[list[str]] = [[] for _ in range(size)]
     most = {o.name: o.max_models for o in scroll.options}
     for choice in unit.options:
-        for model in range(option_count(choice.models, size, most.get(choice.name))):
-            carried[model].append(choice.name)
+        # the catalogue's name, as validation found it ignoring case: "champion" was carried
+        # under its own spelling, so its effect was not found and its limit not read
+        name = find_name(choice.name, most) or choice.name
+        for model in range(option_count(choice.models, size, most.get(name))):
+            carried[model].append(name)
     combos: list[tuple[str, ...]] = []
     loadout_of: list[int] = []
     for names in carried:
