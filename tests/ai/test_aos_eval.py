@@ -799,3 +799,24 @@ def test_the_searchs_turn_rollouts_give_each_unit_its_own_dice_and_are_seeded() 
     }
     assert len(picks) == 1
     assert decided.state_hash() == before
+
+
+def test_the_front_that_can_fight_reads_a_damage_tables_melee_range() -> None:
+    """Two ranks fight with 2" weapons: a row that lengthens a 1" weapon to 2" counts as such
+    (the warscroll's Range was read)."""
+    from openwar.ai.aos_eval import front
+    from openwar.engine.game import ScriptedDice
+    from openwar.rulesets.aos.wounds import allocate
+
+    beast = profile(wounds=12, melee=[weapon("Claws", rng=1)])
+    beast["damage_table"] = [
+        {"suffered": 0, "move": 8, "bravery": None, "save": None, "weapons": {"Claws": {}}},
+        {"suffered": 4, "move": 8, "bravery": None, "save": None,
+         "weapons": {"Claws": {"range": "2"}}},
+    ]  # fmt: skip
+    state = in_phase(battle([unit("d", 1, beast)], [unit("b", 5)]), "combat")
+    place(state, "d", [(30.0, 10.0)])
+    place(state, "b", line(30.0, 40.0, 5))
+    fresh = front(state, state.unit("d"))
+    allocate(state, "d", 5, ScriptedDice([]), 1, "test")
+    assert front(state, state.unit("d")) == 2 * fresh

@@ -274,10 +274,11 @@ def on_charge(state: GameState, unit_id: str, weapon: dict[str, Any]) -> dict[st
 
 def front(state: GameState, unit: UnitState) -> int:
     """Models that can fight when the unit meets an enemy: a rank (two with long weapons)."""
+    from openwar.rulesets.aos.phases import longest_melee
     from openwar.rulesets.aos.setup import rank_width
 
-    longest = max((float(w["range"]) for w in unit.profile["melee"]), default=0.0)
-    return rank_width(unit) * (2 if longest >= 2.0 else 1)
+    # each model's damage-table row, as the rules read it (AOS-D8)
+    return rank_width(unit) * (2 if longest_melee(state, unit.id) >= 2.0 else 1)
 
 
 def potential_uses(
