@@ -81,9 +81,10 @@ def rolls_line(ruleset: str, profile: dict[str, Any]) -> str:
     if ruleset == "oldworld":
         from openwar.rulesets.oldworld.odds import attack_rules
 
+        rules = attack_rules()  # the numbers are the ruleset's data, as the odds read them
         chart, modifier = int(str(profile["needed_to_hit"]).rstrip("+")), profile["hit_modifier"]
-        need = max(chart - int(modifier), 2)  # a natural 1 always misses
-        follow = attack_rules().beyond_six.get(need)
+        need = max(chart - int(modifier), 2 if rules.hit.one_fails else 1)  # TOW-D1
+        follow = rules.beyond_six.get(need)
         hit = f"to hit {chart}+" + (f" {modifier:+d}" if modifier else "")
         if need > 6:  # TOW-D3: a 6, then a second die; past the table, no hit at all
             hit += f": a 6, then {follow}+ (TOW-D3)" if follow else ": cannot hit"
@@ -91,8 +92,8 @@ def rolls_line(ruleset: str, profile: dict[str, Any]) -> str:
             hit += f": {need}+"
         wound = profile["needed_to_wound"]
         parts = [hit, "no wound roll (the chart's -)" if wound is None else f"to wound {wound}"]
-        if profile["poisoned"]:
-            parts.append("a 6 to hit wounds automatically (Poisoned)")
+        if profile["poisoned"]:  # TOW-D4
+            parts.append(f"a {rules.poison_face} to hit wounds automatically (Poisoned)")
         if profile["armour"] is not None:
             save = int(str(profile["armour"]).rstrip("+")) - int(profile["ap"])
             armour = f"armour {profile['armour']}"
@@ -103,7 +104,10 @@ def rolls_line(ruleset: str, profile: dict[str, Any]) -> str:
             parts.append(f"ward {profile['ward']}")
         return "Rolls: " + ", ".join(parts)
     if ruleset == "opr":
-        sixes = [f"a 6 to hit is {what} (not blocked)"
+        from openwar.rulesets.opr.odds import attack_rules as opr_rules
+
+        face = opr_rules().trigger_face
+        sixes = [f"a {face} to hit is {what} (not blocked)"
                  for what, on in (("Deadly", profile["deadly"]), ("Poison", profile["poison"]))
                  if on][:1]  # fmt: skip  # OPR-A5: with both, a 6 is Deadly only
         return ", ".join([
