@@ -26,6 +26,7 @@ from openwar.sim.seeds import MAX_BATTLES, MAX_SEED
 from openwar.sim.sweep import (
     SIZE,
     SweepPoint,
+    changes_points,
     even_points,
     parse_values,
     play_sweep,
@@ -107,8 +108,10 @@ def sweep_command(
     limit = assess(plan.army_lists()[index]).limit
     over = [p.value for p in points if limit is not None and p.points > limit]
     # a cost read by no player: the same battles at every value (docs/simulate.md)
-    blind = key in ("points", "points_per_miniature") and all(
-        name.split(":")[0] in ("random", "simple") for name in plan.players
+    blind = (
+        key != SIZE
+        and changes_points(key)
+        and all(name.split(":")[0] in ("random", "simple") for name in plan.players)
     )
     if as_json:
         data = {
