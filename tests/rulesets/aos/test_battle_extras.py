@@ -19,7 +19,7 @@ from openwar.rulesets.aos.battle import RULES
 from openwar.rulesets.aos.board import first_blood_board
 from openwar.rulesets.aos.wounds import allocate, heal
 
-from .kit import R, battle, first, in_phase, line, place, play, profile, unit, weapon
+from .kit import STEP, R, battle, first, in_phase, line, place, play, profile, unit, weapon
 
 HERO = profile(keywords=["HERO", "INFANTRY"], wounds=5, melee=[weapon()])
 
@@ -508,6 +508,55 @@ def test_aos_g2_a_garrison_fights_only_what_its_weapons_reach_for_it_cannot_pile
     assert phases.within_reach(state, "a") == [] and "a" not in phases.eligible_fighters(state, 0)
     place(state, "b", line(27.0, 24.5 + R, 5))
     assert phases.fight_targets(state, "a") == ["b"] and phases.eligible_fighters(state, 0)
+
+
+def test_aos_g3_a_pile_in_goes_towards_a_garrisons_feature_as_towards_an_enemy_model() -> None:
+    """b's only enemy is the garrison, 2" beyond the tower's edge: its models pile in towards
+    the feature's nearest point, as towards an enemy model, and stop within 1/2" of it, off
+    its area; its 1" weapons then reach the garrison (b piled in towards no one before)."""
+    from openwar.rulesets.aos import garrisons
+
+    state, _ = play(garrison_battle(), Action("garrison", 0, "a", choice="0"))
+    state = in_phase(state, "combat")
+    front = line(28.5, 26.0 + R, 4)  # beyond the tower's north edge
+    place(state, "b", [*front, (30.0, 26.0 + R + STEP)])
+    assert moves.unit_gap(state, "b", "a") == pytest.approx(2.0)
+    assert not attacks.reach(state, "b", "a", False)  # 2" away before it piles in
+    after = state.clone()
+    moved = moves.pile_in(after, "b", 3.0)
+    assert moved >= 2.0 - garrisons.feature_stop() - 1e-3
+    gaps = garrisons.gap_to(after, garrisons.terrain(after)[0], after.on_table("b"))
+    assert gaps[:4] == pytest.approx([garrisons.feature_stop()] * 4, abs=1e-3)  # the front row
+    assert gaps[4] < 2.0 + STEP - 1.0  # the rear model nearer too
+    assert not inside(after, "b") and moves.unit_gap(after, "b", "a") <= 0.5
+    assert phases.fight_reach(state, "b")["a"] == {"Blade"}
+
+
+def test_aos_g3_a_model_piles_in_towards_the_feature_when_it_is_nearer_than_any_enemy_model() -> (
+    None
+):
+    """With an open enemy unit 2.5" away and the garrison's feature 2" away, b goes to the
+    feature; with the feature further than the open unit, towards the open unit."""
+    state = in_phase(
+        battle(
+            [unit("a", 5, profile(melee=[weapon()])), unit("c", 1)], [unit("b", 1)], tower_board()
+        ),
+        "movement",
+    )
+    place(state, "a", line(27.0, 15.0, 5))
+    place(state, "c", [(30.0, 40.0)])
+    place(state, "b", [(30.0, 45.0)])
+    state, _ = play(state, Action("garrison", 0, "a", choice="0"))
+    state = in_phase(state, "combat")
+    place(state, "b", [(30.0, 26.0 + R)])
+    place(state, "c", [(30.0, 26.0 + 2 * R + 2.5 + R)])
+    to_tower = state.clone()
+    moves.pile_in(to_tower, "b", 3.0)
+    assert to_tower.pos[to_tower.on_table("b")][0][1] < 26.0 + R  # towards the tower (south)
+    place(state, "c", [(30.0, 26.0 + 2 * R + 1.5 + R)])
+    to_unit = state.clone()
+    moves.pile_in(to_unit, "b", 3.0)
+    assert to_unit.pos[to_unit.on_table("b")][0][1] > 26.0 + R  # towards c (north)
 
 
 # -- the defender's choices ------------------------------------------------------------------

@@ -21,6 +21,7 @@ from openwar.rulesets.aos.board import base_to_shape, terrain, wholly_outside, w
 from openwar.rulesets.aos.rules import battle_rules
 
 EPS = 1e-6
+CONTACT_TOLERANCE = 0.05  # inches: a gap this small is contact (as a pile-in's)
 LEAVE_DIRECTIONS = 12
 
 
@@ -233,6 +234,12 @@ def path_fraction(
     return lo
 
 
+def feature_stop() -> float:
+    """How near a feature an enemy garrisons a charge or pile-in towards it ends: just within
+    1/2" (AOS-G3; the engine's contact tolerance, 0.05", inside it)."""
+    return battle_rules().charge_contact - CONTACT_TOLERANCE
+
+
 def charge_positions(
     state: GameState, ours: IntArray, shape: Polygon, roll: float, contact: float
 ) -> FloatArray | None:
@@ -255,12 +262,12 @@ def charge_positions(
     def gap(t: float) -> float:
         return float(base_to_shape(shape, start + unit_dir * t, state.radius[ours]).min())
 
-    if gap(roll) > contact - 0.05:
+    if gap(roll) > contact - CONTACT_TOLERANCE:
         return None
     lo, hi = 0.0, roll
     for _ in range(30):
         mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if gap(mid) > contact - 0.05 else (lo, mid)
+        lo, hi = (mid, hi) if gap(mid) > contact - CONTACT_TOLERANCE else (lo, mid)
     shift = unit_dir * hi
     moved = furthest_translation(state, ours, shift)
     if float(np.hypot(*(moved - shift))) > 1e-3:

@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 import shapely
+from shapely.geometry import Polygon
 
 from openwar.engine import kernels
 from openwar.engine.space import (
@@ -542,44 +543,92 @@ def _lead_and_follow(
 def pile_in(state: GameState, unit_id: str, distance: float) -> float:
     """Each model moves up to ``distance`` straight towards the nearest enemy model, stopping
     in base contact; every model ends at least as close as it started. If the unit would be
-    split, the models move as one block instead (AOS-F2). Returns the furthest move."""
+    split, the models move as one block instead (AOS-F2). A feature an enemy garrisons counts
+    as an enemy model (AOS-G3): a model nearest it moves towards its nearest point and stops
+    within 1/2" of it, never on it. Returns the furthest move."""
     before = state.pos.copy()
     ours = state.on_table(unit_id)
     theirs = enemy_minis(state, state.unit(unit_id).side)
+    features: list[Polygon] = []
     if garrisons.garrisons(state):
         if garrisons.feature_of(state, unit_id) is not None:
             return 0.0  # a garrison cannot move (AOS-G2)
         theirs = np.setdiff1d(theirs, garrisons.garrisoned_minis(state))  # nobody enters it
-    if len(ours) == 0 or len(theirs) == 0:
+        features = garrisons.enemy_features(state, state.unit(unit_id).side)
+    if len(ours) == 0 or len(theirs) + len(features) == 0:
         return 0.0
-    order = np.argsort(unit_gaps(state, ours, theirs).min(axis=1), kind="stable")
+    stop = garrisons.feature_stop()
+    order = np.argsort(_enemy_gaps(state, ours, theirs, features).min(axis=1), kind="stable")
     furthest = 0.0
     for k in order:
         mini = np.array([ours[k]])
-        g = gaps(state.pos[mini], state.radius[mini], state.pos[theirs], state.radius[theirs])[0]
+        g = _enemy_gaps(state, mini, theirs, features)[0]
         j = int(np.argmin(g))
-        if g[j] <= 0.05:
-            continue
-        direction = state.pos[theirs[j]] - state.pos[ours[k]]
-        step = direction / float(np.hypot(*direction)) * min(distance, float(g[j]))
+        if j < len(theirs):
+            if g[j] <= garrisons.CONTACT_TOLERANCE:
+                continue
+            direction = state.pos[theirs[j]] - state.pos[ours[k]]
+            length = min(distance, float(g[j]))
+        else:
+            if g[j] <= stop:
+                continue
+            direction = _towards(features[j - len(theirs)], state.pos[ours[k]])
+            length = min(distance, float(g[j]) - stop)
+        step = direction / float(np.hypot(*direction)) * length
         shift = furthest_translation(state, mini, step)
         state.pos[mini] = np.round(state.pos[mini] + shift, POSITION_DECIMALS)
         furthest = max(furthest, float(np.hypot(*shift)))
     if len(groups(state, ours, battle_rules().coherency)) > 1:
         state.pos[:] = before
-        target = state.pos[theirs][np.argmin(unit_gaps(state, ours, theirs).min(axis=0))]
+        near = _enemy_gaps(state, ours, theirs, features)
+        m, e = (int(x) for x in np.unravel_index(int(np.argmin(near)), near.shape))
+        if e < len(theirs):
+            target = state.pos[theirs[e]]
+        else:
+            target = state.pos[ours[m]] + _towards(features[e - len(theirs)], state.pos[ours[m]])
         shift = block_shift(state, unit_id, target, distance, keep_away=None, fly=False)
-        shift = shift * _no_further(state, ours, theirs, shift)
+        if features:
+            shift = shift * garrisons.path_fraction(state, unit_id, shift, stop)
+        shift = shift * _no_further(state, ours, theirs, features, shift)
         furthest = apply_shift(state, unit_id, shift)
     return furthest
 
 
-def _no_further(state: GameState, ours: IntArray, theirs: IntArray, shift: FloatArray) -> float:
+def _enemy_gaps(
+    state: GameState, ours: IntArray, theirs: IntArray, features: list[Polygon]
+) -> FloatArray:
+    """Each of ``ours``'s gaps to each enemy model, then to each feature an enemy garrisons."""
+    found = gaps(state.pos[ours], state.radius[ours], state.pos[theirs], state.radius[theirs])
+    if not features:
+        return found
+    shapes = [garrisons.gap_to(state, f, ours)[:, None] for f in features]
+    return np.asarray(np.hstack([found.reshape(len(ours), -1), *shapes]), dtype=np.float64)
+
+
+def _towards(feature: Polygon, xy: FloatArray) -> FloatArray:
+    """From a point to a feature's nearest point."""
+    from shapely.ops import nearest_points
+
+    here = shapely.Point(float(xy[0]), float(xy[1]))
+    there = nearest_points(feature, here)[0]
+    return np.array([there.x - here.x, there.y - here.y])
+
+
+def _no_further(
+    state: GameState,
+    ours: IntArray,
+    theirs: IntArray,
+    features: list[Polygon],
+    shift: FloatArray,
+) -> float:
     """1.0 if after ``shift`` every model is at least as close to its nearest enemy, else 0."""
-    before = gaps(state.pos[ours], state.radius[ours], state.pos[theirs], state.radius[theirs])
-    after = gaps(
-        state.pos[ours] + shift, state.radius[ours], state.pos[theirs], state.radius[theirs]
-    )
+    before = _enemy_gaps(state, ours, theirs, features)
+    kept = state.pos[ours].copy()
+    state.pos[ours] = kept + shift
+    try:
+        after = _enemy_gaps(state, ours, theirs, features)
+    finally:
+        state.pos[ours] = kept
     return 1.0 if bool((after.min(axis=1) <= before.min(axis=1) + EPS).all()) else 0.0
 
 
