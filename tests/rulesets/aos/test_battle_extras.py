@@ -16,7 +16,7 @@ from openwar.engine.state import GameState
 from openwar.errors import OpenWarError
 from openwar.rulesets.aos import attacks, handlers, moves, phases
 from openwar.rulesets.aos.battle import RULES
-from openwar.rulesets.aos.board import first_blood_board
+from openwar.rulesets.aos.board import first_blood_board, terrain
 from openwar.rulesets.aos.wounds import allocate, heal
 
 from .kit import STEP, R, battle, first, in_phase, line, place, play, profile, unit, weapon
@@ -525,7 +525,7 @@ def test_aos_g3_a_pile_in_goes_towards_a_garrisons_feature_as_towards_an_enemy_m
     after = state.clone()
     moved = moves.pile_in(after, "b", 3.0)
     assert moved >= 2.0 - garrisons.feature_stop() - 1e-3
-    gaps = garrisons.gap_to(after, garrisons.terrain(after)[0], after.on_table("b"))
+    gaps = garrisons.gap_to(after, terrain(after)[0], after.on_table("b"))
     assert gaps[:4] == pytest.approx([garrisons.feature_stop()] * 4, abs=1e-3)  # the front row
     assert gaps[4] < 2.0 + STEP - 1.0  # the rear model nearer too
     assert not inside(after, "b") and moves.unit_gap(after, "b", "a") <= 0.5
