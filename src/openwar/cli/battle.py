@@ -245,7 +245,8 @@ def _picture(
     if round_shown is not None:
         state = record.snapshots.get(round_shown, record.final)
         title = f"{setup.board.get('name', 'OpenWar')} — end of round {round_shown}"
-    return draw_battle(state, path, title)
+    sides = (f"A: {setup.armies[0].name}", f"B: {setup.armies[1].name}")
+    return draw_battle(state, path, title, sides)
 
 
 def report(

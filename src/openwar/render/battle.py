@@ -3,23 +3,34 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib import patheffects
 from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 from matplotlib.patches import Circle, Polygon
+from matplotlib.text import Text
+from matplotlib.transforms import Bbox
 
 from openwar.engine.state import GameState
 from openwar.outputs import PICTURES, check_output, picture_option, save_figure
 
 SIDE_COLOURS = ("#3b6fb6", "#c0392b")
+HALO = [patheffects.withStroke(linewidth=2.2, foreground="white")]  # text readable on models
+EDGE = 2.0  # pixels a name keeps from the table's edges
+LABELS_ON_TOP = 5  # z-order: unit names above models (2), objectives above the names
 
 
-def draw_battle(state: GameState, path: Path, title: str) -> Path:
-    """Write the table as it stands (PNG or SVG; the same state gives the same bytes)."""
+def draw_battle(
+    state: GameState, path: Path, title: str, sides: tuple[str, str] | None = None
+) -> Path:
+    """Write the table as it stands (PNG or SVG; the same state gives the same bytes); with
+    ``sides``, a legend names each side's colour."""
     option = picture_option(path)
     check_output(path, option, PICTURES)
     board = state.board
@@ -50,15 +61,29 @@ def draw_battle(state: GameState, path: Path, title: str) -> Path:
     reach = float(board.get("control_range", 0))
     for number, (x, y) in enumerate(board.get("objectives", []), start=1):
         ax.add_patch(Circle((x, y), reach, fill=False, ls="--", lw=0.6, color="#555"))
-        ax.text(x, y, str(number), ha="center", va="center", fontsize=9, weight="bold")
-    _draw_units(ax, state)
+        ax.text(x, y, str(number), ha="center", va="center", fontsize=9, weight="bold",
+                zorder=LABELS_ON_TOP + 1, path_effects=HALO)  # fmt: skip
+    labels = _draw_units(ax, state)
+    if sides is not None:
+        handles = [
+            Circle((0, 0), 1, color=colour, alpha=0.85, ec="black", lw=0.3, label=name)
+            for colour, name in zip(SIDE_COLOURS, sides, strict=True)
+        ]
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(0, -0.06), ncol=2,
+                  fontsize=8, frameon=False)  # fmt: skip
     ax.set_title(title, fontsize=10)
     ax.set_xlabel(board.get("unit", "cm"))
     fig.tight_layout()
+    _place_labels(fig, ax, labels)
     return save_figure(fig, path, option)
 
 
-def _draw_units(ax: Axes, state: GameState) -> None:
+def _draw_units(ax: Axes, state: GameState) -> list[tuple[Text, float]]:
+    """Each unit's models, and its name and model count above them (moved later, by
+    :func:`_place_labels`, where it would cover another name); each name with the height
+    just below the unit's models, where it may go instead."""
+    gap = 0.012 * float(state.board["depth"])
+    labels: list[tuple[Text, float]] = []
     for index, unit in enumerate(state.units):
         mask = (state.unit_of == index) & state.alive & state.deployed
         if not mask.any():
@@ -66,6 +91,57 @@ def _draw_units(ax: Axes, state: GameState) -> None:
         colour = SIDE_COLOURS[unit.side]
         for (x, y), r in zip(state.pos[mask], state.radius[mask], strict=True):
             ax.add_patch(Circle((x, y), r, color=colour, alpha=0.85, lw=0.3, ec="black"))
-        cx, cy = state.pos[mask].mean(axis=0)
-        label = f"{unit.name} ({int(mask.sum())})"
-        ax.text(cx, cy + 3.2, label, ha="center", fontsize=6, color=colour, weight="bold")
+        xs, ys, rs = state.pos[mask, 0], state.pos[mask, 1], state.radius[mask]
+        name = f"{unit.name} ({int(mask.sum())})"
+        label = ax.text(float(xs.mean()), float((ys + rs).max() + gap), name, ha="center",
+                        va="bottom", fontsize=6, color=colour, weight="bold",
+                        zorder=LABELS_ON_TOP, path_effects=HALO)  # fmt: skip
+        labels.append((label, float((ys - rs).min() - gap)))
+    return labels
+
+
+def _place_labels(fig: Figure, ax: Axes, labels: list[tuple[Text, float]]) -> None:
+    """Move unit names that would cover one already placed: each in turn (the units' order,
+    so the same state gives the same picture) takes the first free place of: above its
+    models, below them, then further above and below, a line at a time; the table's edges
+    keep it in. A name with no free place stays above its models."""
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]  # Agg, as matplotlib.use says
+    names = {id(label) for label, _ in labels}
+    taken = [t.get_window_extent(renderer) for t in ax.texts if id(t) not in names]
+    frame = ax.get_window_extent(renderer)
+    to_data = ax.transData.inverted()
+    for label, below in labels:
+        x, above = label.get_position()
+        box = label.get_window_extent(renderer)
+        line = abs(to_data.transform((0, box.height))[1] - to_data.transform((0, 0))[1])
+        tries: list[tuple[float, Literal["bottom", "top"]]] = [(above, "bottom"), (below, "top")]
+        for k in range(1, 6):
+            tries += [(above + k * line, "bottom"), (below - k * line, "top")]
+        for y, anchor in tries:
+            label.set_position((x, y))
+            label.set_verticalalignment(anchor)
+            box = label.get_window_extent(renderer)
+            if _inside(box, frame) and not any(box.overlaps(other) for other in taken):
+                break
+        else:
+            label.set_position((x, above))
+            label.set_verticalalignment("bottom")
+            box = label.get_window_extent(renderer)
+        shift = _into(box, frame)
+        if shift:
+            label.set_x(x + to_data.transform((shift, 0))[0] - to_data.transform((0, 0))[0])
+            box = label.get_window_extent(renderer)
+        taken.append(box)
+
+
+def _inside(box: Bbox, frame: Bbox) -> bool:
+    return bool(frame.y0 <= box.y0 and box.y1 <= frame.y1)
+
+
+def _into(box: Bbox, frame: Bbox) -> float:
+    """How far (in pixels) a name must move sideways to stay on the table."""
+    if box.x0 < frame.x0 + EDGE:
+        return float(frame.x0 + EDGE - box.x0)
+    if box.x1 > frame.x1 - EDGE:
+        return float(frame.x1 - EDGE - box.x1)
+    return 0.0

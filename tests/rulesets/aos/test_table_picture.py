@@ -1,0 +1,58 @@
+"""The picture of the table (`openwar battle --png/--svg`): unit names placed where they
+cover no other name and stay on the table; a legend names the sides."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+
+from openwar.engine.state import GameState
+from openwar.render.battle import _draw_units, _place_labels, draw_battle
+from openwar.rulesets.aos.forces import ForceUnit
+
+from .kit import R, battle, line, place, profile
+
+
+def named(uid: str, size: int) -> ForceUnit:
+    return ForceUnit(uid, f"Company of the Long Name {uid}", "Test", 100, profile(), (0,) * size, R)
+
+
+def crowded() -> GameState:
+    """Three units side by side, their names wider than the units are apart; a fourth by the
+    table's top edge."""
+    state = battle([named("a", 3), named("c", 3)], [named("b", 3), named("d", 1)])
+    place(state, "a", line(20.0, 20.0, 3))
+    place(state, "c", line(22.0, 20.0, 3))
+    place(state, "b", line(24.0, 20.0, 3))
+    place(state, "d", [(1.0, 43.5)])  # by the top edge: its name cannot go above it
+    return state
+
+
+def test_unit_names_cover_no_other_name_and_stay_on_the_table() -> None:
+    state = crowded()
+    fig, ax = plt.subplots(figsize=(8, 6))
+    ax.set_xlim(0, 60)
+    ax.set_ylim(0, 44)
+    labels = _draw_units(ax, state)
+    fig.tight_layout()
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    before = [label.get_window_extent(renderer) for label, _ in labels]
+    assert any(before[i].overlaps(before[j]) for i in range(3) for j in range(i + 1, 3))
+    _place_labels(fig, ax, labels)
+    boxes = [label.get_window_extent(renderer) for label, _ in labels]
+    frame = ax.get_window_extent(renderer)
+    assert not any(boxes[i].overlaps(boxes[j]) for i in range(4) for j in range(i + 1, 4))
+    assert all(frame.x0 <= b.x0 and b.x1 <= frame.x1 and b.y1 <= frame.y1 for b in boxes)
+    plt.close(fig)
+
+
+def test_the_picture_names_each_sides_colour_and_is_the_same_bytes_each_time(
+    tmp_path: Path,
+) -> None:
+    state = crowded()
+    sides = ("A: First Host", "B: Second Host")
+    paths = [draw_battle(state, tmp_path / f"{k}.svg", "t", sides) for k in (1, 2)]
+    text = paths[0].read_text()
+    assert "A: First Host" in text and "B: Second Host" in text
+    assert paths[0].read_bytes() == paths[1].read_bytes()
