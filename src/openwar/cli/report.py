@@ -61,9 +61,9 @@ def print_odds(result: OddsResult, simulated: SimulatedOdds | None, console: Con
         line += f" (Monte Carlo: {simulated.mean:.4f} ± {simulated.mean_error:.4f} at 95%, "
         line += f"from {simulated.trials:,} rolls, seed {simulated.seed})"
     console.print(line)
-    rolls = rolls_line(result.ruleset, result.profile)
+    rolls = result.extras.get("rolls")  # the rolls a chart or a test gave (each ruleset's own)
     if rolls:
-        console.print(rolls, markup=False)
+        console.print(f"Rolls: {rolls}", markup=False)
     used = result.profile.get("piercing_used")
     if used:  # OPR-A8: --piercing auto (or a weapon with p or x) kept the better reading
         readings = {"ignore-armored": "ignores Armored", "reroll-blocks": "re-rolls blocks"}
@@ -73,48 +73,6 @@ def print_odds(result: OddsResult, simulated: SimulatedOdds | None, console: Con
         )
     if result.profile.get("single_model"):  # OPR-A13: the weapons table's x mark
         console.print("x: all the wounds each model deals go on one model (the excess is lost)")
-
-
-def rolls_line(ruleset: str, profile: dict[str, Any]) -> str:
-    """The rolls the odds were worked out with, where the options do not show them: the Old
-    World's chart numbers with their modifiers, One Page Fantasy's Quality tests."""
-    if ruleset == "oldworld":
-        from openwar.rulesets.oldworld.odds import attack_rules
-
-        rules = attack_rules()  # the numbers are the ruleset's data, as the odds read them
-        chart, modifier = int(str(profile["needed_to_hit"]).rstrip("+")), profile["hit_modifier"]
-        need = max(chart - int(modifier), 2 if rules.hit.one_fails else 1)  # TOW-D1
-        follow = rules.beyond_six.get(need)
-        hit = f"to hit {chart}+" + (f" {modifier:+d}" if modifier else "")
-        if need > 6:  # TOW-D3: a 6, then a second die; past the table, no hit at all
-            hit += f": a 6, then {follow}+ (TOW-D3)" if follow else ": cannot hit"
-        elif modifier:
-            hit += f": {need}+"
-        wound = profile["needed_to_wound"]
-        parts = [hit, "no wound roll (the chart's -)" if wound is None else f"to wound {wound}"]
-        if profile["poisoned"]:  # TOW-D4
-            parts.append(f"a {rules.poison_face} to hit wounds automatically (Poisoned)")
-        if profile["armour"] is not None:
-            save = int(str(profile["armour"]).rstrip("+")) - int(profile["ap"])
-            armour = f"armour {profile['armour']}"
-            if profile["ap"]:
-                armour += f" AP {profile['ap']}: " + (f"{save}+" if save <= 6 else "no save")
-            parts.append(armour)
-        if profile["ward"] is not None:
-            parts.append(f"ward {profile['ward']}")
-        return "Rolls: " + ", ".join(parts)
-    if ruleset == "opr":
-        from openwar.rulesets.opr.odds import attack_rules as opr_rules
-
-        face = opr_rules().trigger_face
-        sixes = [f"a {face} to hit is {what} (not blocked)"
-                 for what, on in (("Deadly", profile["deadly"]), ("Poison", profile["poison"]))
-                 if on][:1]  # fmt: skip  # OPR-A5: with both, a 6 is Deadly only
-        return ", ".join([
-            f"Rolls: hits on Quality {profile['quality']}, each blocked on the target's "
-            f"Quality {profile['target_quality']}", *sixes
-        ])  # fmt: skip
-    return ""
 
 
 def odds_json(result: OddsResult, simulated: SimulatedOdds | None) -> str:

@@ -145,7 +145,36 @@ def per_attack_outcome(p: OldWorldAttack) -> FloatArray:
 def attack_odds(profile: OldWorldAttack) -> OddsResult:
     wounds = compound(point(profile.models * profile.attacks), per_attack_outcome(profile))
     slain = slain_pooled(wounds, profile.wounds, profile.target_models)
-    return OddsResult("oldworld", describe(profile), "wounds", wounds, slain)
+    shown = describe(profile)
+    return OddsResult("oldworld", shown, "wounds", wounds, slain, {"rolls": rolls_text(shown)})
+
+
+def rolls_text(profile: dict[str, Any]) -> str:
+    """The rolls the odds were worked out with, which the options do not show: the charts'
+    numbers with their modifiers (TOW-D1's natural 1, TOW-D3's second die), the wound roll,
+    Poisoned's 6s and the save AP leaves; read from the ruleset's data, as the odds are."""
+    rules = attack_rules()
+    chart, modifier = int(str(profile["needed_to_hit"]).rstrip("+")), profile["hit_modifier"]
+    need = max(chart - int(modifier), 2 if rules.hit.one_fails else 1)  # TOW-D1
+    follow = rules.beyond_six.get(need)
+    hit = f"to hit {chart}+" + (f" {modifier:+d}" if modifier else "")
+    if need > 6:  # TOW-D3: a 6, then a second die; past the table, no hit at all
+        hit += f": a 6, then {follow}+ (TOW-D3)" if follow else ": cannot hit"
+    elif modifier:
+        hit += f": {need}+"
+    wound = profile["needed_to_wound"]
+    parts = [hit, "no wound roll (the chart's -)" if wound is None else f"to wound {wound}"]
+    if profile["poisoned"]:  # TOW-D4
+        parts.append(f"a {rules.poison_face} to hit wounds automatically (Poisoned)")
+    if profile["armour"] is not None:
+        save = int(str(profile["armour"]).rstrip("+")) - int(profile["ap"])
+        armour = f"armour {profile['armour']}"
+        if profile["ap"]:
+            armour += f" AP {profile['ap']}: " + (f"{save}+" if save <= 6 else "no save")
+        parts.append(armour)
+    if profile["ward"] is not None:
+        parts.append(f"ward {profile['ward']}")
+    return ", ".join(parts)
 
 
 def describe(p: OldWorldAttack) -> dict[str, Any]:

@@ -184,7 +184,8 @@ def _exact(p: OprAttack) -> OddsResult:
         slain = slain_packets(point(p.models), packet[:, None], p.tough, p.target_models, impact)
     else:
         slain = slain_packets(count, joint, p.tough, p.target_models, impact)
-    return OddsResult("opr", describe(p), "wounds", wounds, slain)
+    shown = describe(p)
+    return OddsResult("opr", shown, "wounds", wounds, slain, {"rolls": rolls_text(shown)})
 
 
 def attack_odds(profile: OprAttack) -> OddsResult:
@@ -197,6 +198,19 @@ def attack_odds(profile: OprAttack) -> OddsResult:
     ]
     best = max(options, key=lambda r: (r.mean_slain, r.mean))
     return replace(best, profile={**describe(profile), "piercing_used": best.profile["piercing"]})
+
+
+def rolls_text(profile: dict[str, Any]) -> str:
+    """The rolls the odds were worked out with: the Quality tests to hit and to block, and
+    what a 6 to hit does (OPR-A5: with both Deadly and Poison, a 6 is Deadly only)."""
+    face = attack_rules().trigger_face
+    sixes = [f"a {face} to hit is {what} (not blocked)"
+             for what, on in (("Deadly", profile["deadly"]), ("Poison", profile["poison"]))
+             if on][:1]  # fmt: skip
+    return ", ".join([
+        f"hits on Quality {profile['quality']}, each blocked on the target's "
+        f"Quality {profile['target_quality']}", *sixes
+    ])  # fmt: skip
 
 
 def describe(p: OprAttack) -> dict[str, Any]:
