@@ -354,3 +354,14 @@ def test_search_values_a_drawn_rollout_below_an_even_chance(monkeypatch: Any) ->
         monkeypatch.setattr(search, "outcome", lambda state, ended=ended: ended)
         assert SearchPlayer(0).rollout(state.clone(), side, 0, {}) == default
         assert SearchPlayer(0, draw=0.5).rollout(state.clone(), side, 0, {}) == even
+
+
+@pytest.mark.parametrize("ruleset", ["openwar", "aos"])
+def test_each_player_says_whether_its_choices_weigh_points(ruleset: str) -> None:
+    """A cost sweep with players that never read points plays the same battles at every
+    cost (docs/simulate.md): random and simple choose by the rules alone, the heuristic and
+    the search value losses and objectives in points."""
+    from openwar.battles import make_players
+
+    for names, reads in ((("random", "simple"), False), (("heuristic", "search:2"), True)):
+        assert [p.reads_points for p in make_players(names, 0, ruleset)] == [reads, reads]

@@ -16,6 +16,7 @@ from openwar.engine.state import GameState
 
 class HeuristicPlayer:
     name = "heuristic"
+    reads_points = True  # its evaluation values losses and objectives in points
 
     def __init__(
         self, seed: int | np.random.SeedSequence = 0, evaluation: Evaluation | None = None

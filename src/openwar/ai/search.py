@@ -57,6 +57,7 @@ from openwar.engine.state import GameState
 
 class SearchPlayer:
     name = "search"
+    reads_points = True  # its rollouts and leaves are valued by the evaluation, in points
 
     def __init__(
         self,

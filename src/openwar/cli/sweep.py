@@ -15,7 +15,7 @@ from rich.table import Table
 
 from openwar.armies.validate import assess
 from openwar.battleplans.files import read_battleplan
-from openwar.battles import read_players
+from openwar.battles import make_players, read_players
 from openwar.cli import options
 from openwar.cli.options import worker_count
 from openwar.progress import progress_bar
@@ -111,7 +111,7 @@ def sweep_command(
     blind = (
         key != SIZE
         and changes_points(key)
-        and all(name.split(":")[0] in ("random", "simple") for name in plan.players)
+        and not any(p.reads_points for p in make_players(plan.players, seed, plan.ruleset))
     )
     if as_json:
         data = {

@@ -13,6 +13,7 @@ from openwar.engine.state import GameState
 
 class Player(Protocol):
     name: str
+    reads_points: bool  # whether its choices weigh units' points (a cost sweep asks)
 
     def choose(self, state: GameState, menu: list[Action]) -> Action:
         """One action of ``menu`` (which is never empty)."""
@@ -23,6 +24,7 @@ class RandomPlayer:
     """Uniform over the legal actions, from its own seeded generator."""
 
     name = "random"
+    reads_points = False
 
     def __init__(self, seed: int | np.random.SeedSequence) -> None:
         sequence = (

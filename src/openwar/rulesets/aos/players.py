@@ -36,6 +36,7 @@ SCORES = {
 
 class SimplePlayer:
     name = "simple"
+    reads_points = False
 
     def __init__(self, seed: int | np.random.SeedSequence = 0) -> None:
         self.seed = seed
