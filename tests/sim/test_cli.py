@@ -103,6 +103,17 @@ def test_runs_list_at_80_columns_wraps_the_armies_not_the_status_or_players(
     assert "│ random  │" in out and "interrupted" in out and "complete" in out
 
 
+def test_runs_show_keeps_each_armys_path_whole_on_a_line_of_its_own(
+    capsys: pytest.CaptureFixture[str], store_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 80 columns a long path was broken between lines, with trailing spaces."""
+    simulate_json(capsys, "--workers", "1")
+    monkeypatch.setenv("COLUMNS", "40")
+    code, out, _ = run(capsys, "runs", "show", "1")
+    lines = out.splitlines()
+    assert code == 0 and all(f"    {path.resolve()}" in lines for path in (ARMY_A, ARMY_B)), out
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

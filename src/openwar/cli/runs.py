@@ -111,7 +111,8 @@ def show_run(
         summary = captured.get()
     console.print(f"[bold]Run {run.id}[/bold] — {run.status}, created {run.created}")
     for name, army in zip(run.army_names, run.plan.armies, strict=True):
-        console.print(f"  {name}: {army.path} (sha256 {army.sha256[:16]})", markup=False)
+        console.print(f"  {name} (sha256 {army.sha256[:16]}):", markup=False)
+        console.print(f"    {army.path}", markup=False, soft_wrap=True)  # a path kept whole
     console.print(f"  {run.done}/{run.plan.battles} battles; {run.code_version}", markup=False)
     if run.summary is not None:
         console.file.write(summary)
