@@ -34,6 +34,7 @@ from openwar.engine.space import (
 )
 from openwar.engine.state import POSITION_DECIMALS, FloatArray, GameState, IntArray
 from openwar.rulesets.aos import garrisons
+from openwar.rulesets.aos.board import base_to_shape
 from openwar.rulesets.aos.rules import battle_rules
 
 EPS = 1e-6
@@ -558,11 +559,12 @@ def pile_in(state: GameState, unit_id: str, distance: float) -> float:
     if len(ours) == 0 or len(theirs) + len(features) == 0:
         return 0.0
     stop = garrisons.feature_stop()
-    order = np.argsort(_enemy_gaps(state, ours, theirs, features).min(axis=1), kind="stable")
+    nearest = _enemy_gaps(state, state.pos[ours], state.radius[ours], theirs, features).min(axis=1)
+    order = np.argsort(nearest, kind="stable")
     furthest = 0.0
     for k in order:
         mini = np.array([ours[k]])
-        g = _enemy_gaps(state, mini, theirs, features)[0]
+        g = _enemy_gaps(state, state.pos[mini], state.radius[mini], theirs, features)[0]
         j = int(np.argmin(g))
         if j < len(theirs):
             if g[j] <= garrisons.CONTACT_TOLERANCE:
@@ -580,7 +582,7 @@ def pile_in(state: GameState, unit_id: str, distance: float) -> float:
         furthest = max(furthest, float(np.hypot(*shift)))
     if len(groups(state, ours, battle_rules().coherency)) > 1:
         state.pos[:] = before
-        near = _enemy_gaps(state, ours, theirs, features)
+        near = _enemy_gaps(state, state.pos[ours], state.radius[ours], theirs, features)
         m, e = (int(x) for x in np.unravel_index(int(np.argmin(near)), near.shape))
         if e < len(theirs):
             target = state.pos[theirs[e]]
@@ -595,14 +597,14 @@ def pile_in(state: GameState, unit_id: str, distance: float) -> float:
 
 
 def _enemy_gaps(
-    state: GameState, ours: IntArray, theirs: IntArray, features: list[Polygon]
+    state: GameState, xy: FloatArray, radius: FloatArray, theirs: IntArray, features: list[Polygon]
 ) -> FloatArray:
-    """Each of ``ours``'s gaps to each enemy model, then to each feature an enemy garrisons."""
-    found = gaps(state.pos[ours], state.radius[ours], state.pos[theirs], state.radius[theirs])
+    """Gaps from bases at ``xy`` to each enemy model, then to each feature an enemy garrisons."""
+    found = gaps(xy, radius, state.pos[theirs], state.radius[theirs]).reshape(len(xy), -1)
     if not features:
         return found
-    shapes = [garrisons.gap_to(state, f, ours)[:, None] for f in features]
-    return np.asarray(np.hstack([found.reshape(len(ours), -1), *shapes]), dtype=np.float64)
+    shapes = [base_to_shape(f, xy, radius)[:, None] for f in features]
+    return np.asarray(np.hstack([found, *shapes]), dtype=np.float64)
 
 
 def _towards(feature: Polygon, xy: FloatArray) -> FloatArray:
@@ -622,13 +624,9 @@ def _no_further(
     shift: FloatArray,
 ) -> float:
     """1.0 if after ``shift`` every model is at least as close to its nearest enemy, else 0."""
-    before = _enemy_gaps(state, ours, theirs, features)
-    kept = state.pos[ours].copy()
-    state.pos[ours] = kept + shift
-    try:
-        after = _enemy_gaps(state, ours, theirs, features)
-    finally:
-        state.pos[ours] = kept
+    xy, radius = state.pos[ours], state.radius[ours]
+    before = _enemy_gaps(state, xy, radius, theirs, features)
+    after = _enemy_gaps(state, xy + shift, radius, theirs, features)
     return 1.0 if bool((after.min(axis=1) <= before.min(axis=1) + EPS).all()) else 0.0
 
 
