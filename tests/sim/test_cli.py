@@ -72,6 +72,22 @@ def test_report_plot_and_runs_list_show_export(
     assert len((tmp_path / "r.csv").read_text().splitlines()) == 3
 
 
+def test_a_dollar_sign_in_an_army_name_does_not_stop_the_plot(
+    capsys: pytest.CaptureFixture[str], store_path: Path, tmp_path: Path
+) -> None:
+    """Matplotlib read "$...$" as a formula: the run was stored, then the plot's traceback
+    left the report unprinted."""
+    army = tmp_path / "dollar.yaml"
+    army.write_text(ARMY_A.read_text().replace("name: Small Legion", r"name: Bolt $\foo$ Legion"))
+    plot = tmp_path / "o.png"
+    code, out, err = run(
+        capsys, "simulate", str(army), ARMIES[1], "-n", "2", "--workers", "1", "--players",
+        "random", "--plot", str(plot),
+    )  # fmt: skip
+    assert code == 0 and "Traceback" not in err, err
+    assert plot.stat().st_size > 0 and "Wilson" in out
+
+
 def test_resume_completes_an_interrupted_run_with_identical_summary(
     capsys: pytest.CaptureFixture[str], store_path: Path
 ) -> None:

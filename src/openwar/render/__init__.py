@@ -1,1 +1,2 @@
-"""Pictures: charts of distributions (and later, the battlefield)."""
+"""Pictures: charts of distributions, battleplans and the battle table (matplotlib, set up by
+:mod:`openwar.render.backend`)."""

@@ -5,9 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-import matplotlib
-
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib import patheffects
@@ -19,6 +16,7 @@ from matplotlib.transforms import Bbox
 
 from openwar.engine.state import GameState
 from openwar.outputs import PICTURES, check_output, picture_option, save_figure
+from openwar.render import backend  # noqa: F401  (Agg; names drawn as written)
 
 SIDE_COLOURS = ("#3b6fb6", "#c0392b")
 HALO = [patheffects.withStroke(linewidth=2.2, foreground="white")]  # text readable on models

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib
+import matplotlib.pyplot as plt
 import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
-
 from openwar.outputs import PICTURES, check_output, save_figure
+from openwar.render import backend  # noqa: F401  (Agg; names drawn as written)
 from openwar.rulesets.odds import OddsResult, SimulatedOdds, pad
 
 VISIBLE = 1e-4  # the x axis ends where P(at least k) drops below this

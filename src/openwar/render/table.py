@@ -6,9 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
 from matplotlib.patches import Circle
@@ -18,6 +15,7 @@ from shapely.geometry.base import BaseGeometry
 from openwar.battleplans.generator import Battleplan
 from openwar.geometry import Battlefield, LengthUnit, Territory
 from openwar.outputs import PICTURES, check_output, picture_option, save_figure
+from openwar.render import backend  # noqa: F401  (Agg; names drawn as written)
 
 SIDE_COLOURS = {"A": "#3b6fb6", "B": "#c0392b"}
 GRID_STEP = {LengthUnit.INCH: 6.0, LengthUnit.CM: 10.0}  # a ruler line every 6" or 10 cm

@@ -6,17 +6,14 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import matplotlib
-
-from openwar.words import counted
-
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.ticker import MaxNLocator
 
 from openwar.outputs import PICTURES, check_output, save_figure
+from openwar.render import backend  # noqa: F401  (Agg; names drawn as written)
 from openwar.sim.plan import BattleResult
 from openwar.sim.stats import wilson
+from openwar.words import counted
 
 COLOURS = ("#4a6fa5", "#c0504d")
 

@@ -56,3 +56,16 @@ def test_the_picture_names_each_sides_colour_and_is_the_same_bytes_each_time(
     text = paths[0].read_text()
     assert "A: First Host" in text and "B: Second Host" in text
     assert paths[0].read_bytes() == paths[1].read_bytes()
+
+
+def test_a_dollar_sign_in_a_name_is_drawn_as_written_not_read_as_a_formula(
+    tmp_path: Path,
+) -> None:
+    """Matplotlib read text between two "$" as a formula: a unit named "Bolt $\\foo$" stopped
+    the picture with a traceback, and "Pay $5 or $10" came out in italics."""
+    state = battle([named(r"Bolt $\foo$", 1)], [named("Pay $5 or $10", 1)])
+    place(state, r"Bolt $\foo$", [(10.0, 10.0)])
+    place(state, "Pay $5 or $10", [(30.0, 30.0)])
+    for suffix in ("png", "svg"):
+        path = tmp_path / f"t.{suffix}"
+        assert draw_battle(state, path, "$x$", (r"A: $\bar$", "B: $1")).stat().st_size > 0
