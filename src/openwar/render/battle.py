@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib import patheffects
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.patches import Circle, Polygon
+from matplotlib.patches import Circle, Patch, Polygon
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 
@@ -61,7 +62,7 @@ def draw_battle(
         ax.add_patch(Circle((x, y), reach, fill=False, ls="--", lw=0.6, color="#555"))
         ax.text(x, y, str(number), ha="center", va="center", fontsize=9, weight="bold",
                 zorder=LABELS_ON_TOP + 1, path_effects=HALO)  # fmt: skip
-    labels = _draw_units(ax, state)
+    names = _draw_units(ax, state)
     if sides is not None:
         handles = [
             Circle((0, 0), 1, color=colour, alpha=0.85, ec="black", lw=0.3, label=name)
@@ -72,64 +73,90 @@ def draw_battle(
     ax.set_title(title, fontsize=10)
     ax.set_xlabel(board.get("unit", "cm"))
     fig.tight_layout()
-    _place_labels(fig, ax, labels)
+    _place_labels(fig, ax, names)
     return save_figure(fig, path, option)
 
 
-def _draw_units(ax: Axes, state: GameState) -> list[tuple[Text, float]]:
+Anchor = Literal["bottom", "top"]  # a name above its models (its bottom), or below (its top)
+
+
+@dataclass(frozen=True)
+class _Name:
+    """A unit's name on the picture, the height just below its models (where the name may go
+    instead of above them), and its models."""
+
+    text: Text
+    below: float
+    models: list[Patch]
+
+
+def _draw_units(ax: Axes, state: GameState) -> list[_Name]:
     """Each unit's models, and its name and model count above them (moved later, by
-    :func:`_place_labels`, where it would cover another name); each name with the height
-    just below the unit's models, where it may go instead."""
+    :func:`_place_labels`, where it would cover another name or models)."""
     gap = 0.012 * float(state.board["depth"])
-    labels: list[tuple[Text, float]] = []
+    names: list[_Name] = []
     for index, unit in enumerate(state.units):
         mask = (state.unit_of == index) & state.alive & state.deployed
         if not mask.any():
             continue
         colour = SIDE_COLOURS[unit.side]
-        for (x, y), r in zip(state.pos[mask], state.radius[mask], strict=True):
+        models = [
             ax.add_patch(Circle((x, y), r, color=colour, alpha=0.85, lw=0.3, ec="black"))
+            for (x, y), r in zip(state.pos[mask], state.radius[mask], strict=True)
+        ]
         xs, ys, rs = state.pos[mask, 0], state.pos[mask, 1], state.radius[mask]
-        name = f"{unit.name} ({int(mask.sum())})"
-        label = ax.text(float(xs.mean()), float((ys + rs).max() + gap), name, ha="center",
-                        va="bottom", fontsize=6, color=colour, weight="bold",
-                        zorder=LABELS_ON_TOP, path_effects=HALO)  # fmt: skip
-        labels.append((label, float((ys - rs).min() - gap)))
-    return labels
+        text = ax.text(float(xs.mean()), float((ys + rs).max() + gap),
+                       f"{unit.name} ({int(mask.sum())})", ha="center", va="bottom",
+                       fontsize=6.5, color=colour, weight="bold", zorder=LABELS_ON_TOP,
+                       path_effects=HALO)  # fmt: skip
+        text.set_in_layout(False)  # placed after the layout: a long name moves no margin
+        names.append(_Name(text, float((ys - rs).min() - gap), models))
+    return names
 
 
-def _place_labels(fig: Figure, ax: Axes, labels: list[tuple[Text, float]]) -> None:
-    """Move unit names that would cover one already placed: each in turn (the units' order,
-    so the same state gives the same picture) takes the first free place of: above its
-    models, below them, then further above and below, a line at a time; the table's edges
-    keep it in. A name with no free place stays above its models."""
-    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]  # Agg, as matplotlib.use says
-    names = {id(label) for label, _ in labels}
-    taken = [t.get_window_extent(renderer) for t in ax.texts if id(t) not in names]
+def _place_labels(fig: Figure, ax: Axes, names: list[_Name]) -> None:
+    """Place each unit's name, in the units' order (so the same state gives the same
+    picture), at the first of: above its models, below them, then further above and below,
+    a line at a time, that covers no name already placed, no other text and no other unit's
+    models; failing that, the first that covers no name or text; failing that, above its
+    models. The table's edges keep every name in."""
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]  # Agg (render.backend)
+    ours = {id(name.text) for name in names}
+    placed = [t.get_window_extent(renderer) for t in ax.texts if id(t) not in ours]
+    models = [[m.get_window_extent(renderer) for m in name.models] for name in names]
     frame = ax.get_window_extent(renderer)
     to_data = ax.transData.inverted()
-    for label, below in labels:
-        x, above = label.get_position()
-        box = label.get_window_extent(renderer)
-        line = abs(to_data.transform((0, box.height))[1] - to_data.transform((0, 0))[1])
-        tries: list[tuple[float, Literal["bottom", "top"]]] = [(above, "bottom"), (below, "top")]
-        for k in range(1, 6):
-            tries += [(above + k * line, "bottom"), (below - k * line, "top")]
-        for y, anchor in tries:
-            label.set_position((x, y))
-            label.set_verticalalignment(anchor)
-            box = label.get_window_extent(renderer)
-            if _inside(box, frame) and not any(box.overlaps(other) for other in taken):
-                break
-        else:
-            label.set_position((x, above))
-            label.set_verticalalignment("bottom")
-            box = label.get_window_extent(renderer)
-        shift = _into(box, frame)
-        if shift:
-            label.set_x(x + to_data.transform((shift, 0))[0] - to_data.transform((0, 0))[0])
-            box = label.get_window_extent(renderer)
-        taken.append(box)
+    for i, name in enumerate(names):
+        x, above = name.text.get_position()
+        height = name.text.get_window_extent(renderer).height
+        line = abs(to_data.transform((0, height))[1] - to_data.transform((0, 0))[1])
+        tries: list[tuple[float, Anchor]] = []
+        for k in range(6):
+            tries += [(above + k * line, "bottom"), (name.below - k * line, "top")]
+        others = [box for j, boxes in enumerate(models) if j != i for box in boxes]
+        boxes = [_put(name.text, (x, y), anchor, renderer, frame) for y, anchor in tries]
+        fits = [b for b in boxes if _inside(b, frame) and not _covers(b, placed)]
+        best = next((b for b in fits if not _covers(b, others)), fits[0] if fits else None)
+        y, anchor = tries[boxes.index(best)] if best is not None else tries[0]
+        placed.append(_put(name.text, (x, y), anchor, renderer, frame))
+
+
+def _put(text: Text, at: tuple[float, float], anchor: Anchor, renderer: Any, frame: Bbox) -> Bbox:
+    """Put a name at ``at``, moved sideways onto the table if it would stick out; its box."""
+    text.set_position(at)
+    text.set_verticalalignment(anchor)
+    box = text.get_window_extent(renderer)
+    shift = _into(box, frame)
+    if shift:  # pixels to the text's own (data) units
+        back = text.get_transform().inverted()
+        moved = back.transform((box.x0 + shift, box.y0)) - back.transform((box.x0, box.y0))
+        text.set_x(at[0] + float(moved[0]))
+        box = text.get_window_extent(renderer)
+    return box
+
+
+def _covers(box: Bbox, others: list[Bbox]) -> bool:
+    return any(box.overlaps(other) for other in others)
 
 
 def _inside(box: Bbox, frame: Bbox) -> bool:

@@ -20,12 +20,15 @@ def named(uid: str, size: int) -> ForceUnit:
 
 def crowded() -> GameState:
     """Three units side by side, their names wider than the units are apart; a fourth by the
-    table's top edge."""
-    state = battle([named("a", 3), named("c", 3)], [named("b", 3), named("d", 1)])
+    table's top edge; a fifth just above a sixth."""
+    ours = [named("a", 3), named("c", 3)]
+    state = battle(ours, [named("b", 3), named("d", 1), named("e", 1), named("f", 1)])
     place(state, "a", line(20.0, 20.0, 3))
     place(state, "c", line(22.0, 20.0, 3))
     place(state, "b", line(24.0, 20.0, 3))
     place(state, "d", [(1.0, 43.5)])  # by the top edge: its name cannot go above it
+    place(state, "e", [(10.0, 10.0 + 2 * R + 0.3)])  # just above f: f's name goes below f
+    place(state, "f", [(10.0, 10.0)])
     return state
 
 
@@ -34,16 +37,21 @@ def test_unit_names_cover_no_other_name_and_stay_on_the_table() -> None:
     fig, ax = plt.subplots(figsize=(8, 6))
     ax.set_xlim(0, 60)
     ax.set_ylim(0, 44)
-    labels = _draw_units(ax, state)
+    names = _draw_units(ax, state)
     fig.tight_layout()
     renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
-    before = [label.get_window_extent(renderer) for label, _ in labels]
+    before = [name.text.get_window_extent(renderer) for name in names]
     assert any(before[i].overlaps(before[j]) for i in range(3) for j in range(i + 1, 3))
-    _place_labels(fig, ax, labels)
-    boxes = [label.get_window_extent(renderer) for label, _ in labels]
+    assert before[5].overlaps(names[4].models[0].get_window_extent(renderer))  # f's over e
+    _place_labels(fig, ax, names)
+    boxes = [name.text.get_window_extent(renderer) for name in names]
     frame = ax.get_window_extent(renderer)
-    assert not any(boxes[i].overlaps(boxes[j]) for i in range(4) for j in range(i + 1, 4))
+    n = len(boxes)
+    assert not any(boxes[i].overlaps(boxes[j]) for i in range(n) for j in range(i + 1, n))
     assert all(frame.x0 <= b.x0 and b.x1 <= frame.x1 and b.y1 <= frame.y1 for b in boxes)
+    for i, box in enumerate(boxes):  # no name covers another unit's models: there is room
+        others = [m for j, name in enumerate(names) if j != i for m in name.models]
+        assert not any(box.overlaps(m.get_window_extent(renderer)) for m in others), i
     plt.close(fig)
 
 
