@@ -38,6 +38,7 @@ class RoundSummary:
     twist: list[str] = field(default_factory=list)  # what the battleplan's twist did
     ruses: list[str] = field(default_factory=list)  # what the sides' secret ruses did
     prize: list[str] = field(default_factory=list)  # what the Arcane Prize table did
+    moments: list[str] = field(default_factory=list)  # all of the above, in the order it was
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -83,35 +84,45 @@ def _absorb(
         return current
     if current.number == 0:
         if event.kind == "ruse":  # Ambush, during set-up: told with the first round
-            rounds.setdefault(1, RoundSummary(1)).ruses.append(_ruse_moment(event, names))
+            first = rounds.setdefault(1, RoundSummary(1))
+            first.ruses.append(_ruse_moment(event, names))
+            first.moments.append(first.ruses[-1])
         return current
     if event.kind == "order":
         current.sides[side_of[data["unit"]]].orders[str(data["order"])] += 1
     elif event.kind == "charge":
-        current.sides[side_of[data["unit"]]].charges.append(
-            f"{names[data['unit']]} -> {names[data['target']]}"
-        )
+        side = side_of[data["unit"]]
+        current.sides[side].charges.append(f"{names[data['unit']]} -> {names[data['target']]}")
+        current.moments.append(f"{SIDES[side]} charges {current.sides[side].charges[-1]}")
     elif event.kind == "attack":
         current.sides[side_of[data["unit"]]].slain += int(data["slain"])
     elif event.kind == "presence":
         current.sides[side_of[data["unit"]]].presence_won += 1 if data["beaten"] else 0
         if "first_roll" in data:  # OW-X6 Grudge Match
             current.twist.append(str(_twist_moment(event, names)))
+            current.moments.append(current.twist[-1])
         if data.get("no_shaken"):  # OW-R6 Inspiring Speech
             current.ruses.append(f"Inspiring Speech: {names[data['target']]} takes no Shaken token")
+            current.moments.append(current.ruses[-1])
     elif event.kind == "routed":
         current.sides[1 - side_of[data["unit"]]].routed.append(names[data["unit"]])
+        current.moments.append(f"{names[data['unit']]} flees the table")
     elif event.kind == "objectives":
         current.objectives = list(data["held"])
     elif event.kind in ("ruse", "burned"):
         current.ruses.append(_ruse_moment(event, names))
+        current.moments.append(current.ruses[-1])
     elif event.kind in ("arcane_prize", "prize_effect") or (
         event.kind == "struck" and "by" in data
     ):
         current.prize.append(_prize_moment(event, names))
+        current.moments.append(current.prize[-1])
     elif event.kind in ("twist", "struck"):
+        if event.kind == "struck":  # OW-X3: the enemy's lightning, as AoS's round table counts it
+            current.sides[1 - side_of[data["unit"]]].slain += int(data["slain"])
         told = _twist_moment(event, names)
         current.twist += [told] if told else []
+        current.moments += [told] if told else []
     return current
 
 

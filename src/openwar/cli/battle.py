@@ -31,6 +31,7 @@ from openwar.progress import progress_bar
 from openwar.sim.seeds import MAX_SEED
 from openwar.summary import RoundSummary, summarise
 from openwar.widths import print_whole
+from openwar.words import counted
 
 SIDE_NAMES = ("A", "B")
 
@@ -327,7 +328,7 @@ def report(
     )
     console.print(
         f"Result: [bold]{escape(result.victory)}[/bold] — {winner}; scores A "
-        f"{result.scores[0]} - B {result.scores[1]} after {result.rounds} rounds "
+        f"{result.scores[0]} - B {result.scores[1]} after {counted(result.rounds, 'round')} "
         f"({escape(result.reason)})"
     )
     console.print(f"{len(record.actions)} actions; final state {record.final.state_hash()[:16]}")
@@ -373,18 +374,9 @@ def _rounds_table(rounds: list[RoundSummary], setup: BattleSetup) -> Table:
 
 
 def _highlights(rounds: list[RoundSummary]) -> list[str]:
-    lines = []
-    for summary in rounds:
-        lines += [f"round {summary.number}: {told}" for told in summary.twist]
-        for side in (0, 1):
-            part = summary.sides[side]
-            lines += [
-                f"round {summary.number}: {SIDE_NAMES[side]} charges {c}" for c in part.charges
-            ]
-            lines += [f"round {summary.number}: {fled} flees the table" for fled in part.routed]
-        lines += [f"round {summary.number}: {told}" for told in summary.ruses]
-        lines += [f"round {summary.number}: {told}" for told in summary.prize]
-    return lines
+    """What each round saw, in the order it happened (until 2026-12-07 grouped by kind: a
+    unit fled before the charge that broke it)."""
+    return [f"round {summary.number}: {told}" for summary in rounds for told in summary.moments]
 
 
 def no_room(record: BattleRecord) -> tuple[list[str], list[str]]:

@@ -248,6 +248,34 @@ def test_the_battle_report_says_what_the_twist_did() -> None:
     assert current.sides[0].presence_won == 1
 
 
+def test_the_battle_report_tells_a_round_in_the_order_it_happened() -> None:
+    """The highlights were grouped by kind (twist, A's charges and whom A routed, then B's),
+    so a unit fled before the charge that broke it; a lightning strike's slain count for the
+    side whose lightning it was, as in the Age of Sigmar report."""
+    from openwar.engine.events import Event
+    from openwar.summary import summarise_events
+
+    names, side_of = {"a": "Axes", "b": "Bows", "c": "Clubs"}, {"a": 0, "b": 1, "c": 1}
+    told = summarise_events(
+        [
+            Event("round", {"round": 1, "first": 1}),
+            Event("charge", {"unit": "b", "target": "a"}),
+            Event("routed", {"unit": "b"}),
+            Event("struck", {"unit": "c", "rolled": 2, "slain": 2}),
+            Event("charge", {"unit": "a", "target": "c"}),
+        ],
+        names,
+        side_of,
+    )
+    assert told[0].moments == [
+        "B charges Bows -> Axes",
+        "Bows flees the table",
+        "lightning strikes Clubs: 2 slain",
+        "A charges Axes -> Clubs",
+    ]
+    assert told[0].sides[0].slain == 2 and told[0].sides[1].slain == 0
+
+
 def test_ow_x1_an_army_waiting_in_reserve_still_stands_so_the_other_side_gets_its_twist() -> None:
     state = battle([unit("a", 5)], [unit("b", 5)], board_with(twists.HEALING))
     state.unit("a").flags["reserve"] = True  # waiting to arrive (OW-R3): nothing on the table
