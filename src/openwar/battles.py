@@ -29,7 +29,7 @@ from openwar.engine.state import GameState
 from openwar.errors import OpenWarError, plain_words
 from openwar.outputs import write_text
 from openwar.rulesets.problems import validate_strictly
-from openwar.rulesets.sources import YamlReadError, read_text_file
+from openwar.rulesets.sources import YamlReadError, json_problem, read_text_file
 from openwar.sim.seeds import MAX_SEED
 
 PLAYERS = ("random", "simple", "heuristic", "search")
@@ -230,10 +230,7 @@ def load_replay(path: Path) -> tuple[BattleSetup, list[Action], str, tuple[str, 
     except YamlReadError as exc:  # it names the file: cannot be read, too large, not UTF-8
         raise ReplayError(str(exc)) from exc
     except json.JSONDecodeError as exc:  # said as people say it, not as the parser does
-        where = f"line {exc.lineno} column {exc.colno}"  # as a battleplan file's is said
-        text = (
-            f"{path}, {where}: not JSON ({exc.msg.lower()}); a replay is written by battle --replay"
-        )
+        text = f"{path}, {json_problem(exc)}; a replay is written by battle --replay"
         raise ReplayError(text) from None
     except ValueError as exc:
         raise ReplayError(f"{path}: not a readable replay ({exc})") from exc

@@ -303,3 +303,16 @@ def test_a_file_that_is_not_json_is_refused_as_a_replay_where_it_stops_being_jso
     path.write_text("ruleset: opr\nunits: []\n", encoding="utf-8")
     line = one_line_error(capsys, ["replay", str(path)], nothing_done=True)
     assert f"{path}, line 1 column 1: not JSON (expecting value)" in line and "char" not in line
+
+
+def test_a_json_file_cut_short_is_said_without_the_parsers_trailing_words(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """It read "not JSON (unterminated string starting at)", which trails off."""
+    path = tmp_path / "cut.json"
+    path.write_text('{"format": "openwar-replay/1", "ruleset": "aos', encoding="utf-8")
+    line = one_line_error(capsys, ["replay", str(path)], nothing_done=True)
+    assert f"{path}, line 1 column 43: not JSON (unterminated string);" in line, line
+    armies = [str(_SAMPLES / name) for name in ("iron_road_legion.yaml", "hearthhold_lodge.yaml")]
+    line = one_line_error(capsys, ["battle", *armies, "--battleplan", str(path)], nothing_done=True)
+    assert f"{path}, line 1 column 43: not JSON (unterminated string);" in line, line

@@ -16,7 +16,7 @@ import shapely
 from shapely.geometry import Point, Polygon, box
 
 from openwar.errors import OpenWarError
-from openwar.rulesets.sources import YamlReadError, read_text_file
+from openwar.rulesets.sources import YamlReadError, json_problem, read_text_file
 from openwar.words import counted
 
 NAMES = {"openwar": "OpenWar"}  # how a message names a ruleset's battle (else by its name)
@@ -45,9 +45,7 @@ def _read(path: Path, ruleset: str) -> tuple[dict[str, Any], dict[str, Any]]:
     try:
         data = json.loads(read_text_file(path))
     except json.JSONDecodeError as exc:  # where the text stops being JSON, in the file's terms
-        raise OpenWarError(
-            f"{path}, line {exc.lineno} column {exc.colno}: not JSON ({exc.msg.lower()}); {made}"
-        ) from exc
+        raise OpenWarError(f"{path}, {json_problem(exc)}; {made}") from exc
     except YamlReadError as exc:  # it names the file: cannot be read, too large, not UTF-8
         raise OpenWarError(str(exc)) from exc
     except ValueError as exc:

@@ -6,6 +6,7 @@ A problem found later (by pydantic or a rule check) names a path such as ``units
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -232,6 +233,20 @@ def _kids(node: yaml.Node) -> list[yaml.Node]:
     if isinstance(node, yaml.MappingNode):
         return [part for pair in node.value for part in pair]
     return list(node.value) if isinstance(node, yaml.SequenceNode) else []
+
+
+def json_problem(exc: json.JSONDecodeError) -> str:
+    """Where and why a text is not JSON, as people say it: "line 3 column 9: not JSON
+    (unterminated string)" (the parser's "... starting at" names a place it gives apart).
+
+    >>> try:
+    ...     json.loads('{"a": "b')
+    ... except json.JSONDecodeError as exc:
+    ...     print(json_problem(exc))
+    line 1 column 7: not JSON (unterminated string)
+    """
+    why = exc.msg.lower().removesuffix(" at").removesuffix(" starting")
+    return f"line {exc.lineno} column {exc.colno}: not JSON ({why})"
 
 
 def read_text_file(path: Path, max_bytes: int = MAX_FILE_BYTES) -> str:
