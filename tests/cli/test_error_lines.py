@@ -119,6 +119,21 @@ def test_the_battle_log_names_units_and_rounds_numbers(capsys: pytest.CaptureFix
     assert "{'" not in out
 
 
+def test_the_battle_log_keeps_each_action_and_event_on_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Piped, it wrapped at 80 columns: a grep found half an event and stray "round 1"s."""
+    from openwar.cli.app import main
+
+    monkeypatch.setenv("COLUMNS", "40")
+    data = Path(__file__).parents[1] / "sim" / "data"
+    argv = ["battle", str(data / "small_legion.yaml"), str(data / "small_lodge.yaml"), "--log"]
+    assert main([*argv, "--seed", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "    deployed: unit Legion Command [a3], point (35.44, 33.75)" in lines
+    assert any(len(line) > 60 and line.startswith("    ") for line in lines)
+
+
 @pytest.mark.parametrize(
     ("argv", "name"),
     [

@@ -406,15 +406,16 @@ def _no_room_lines(unplaced: tuple[list[str], list[str]]) -> list[str]:
 
 
 def _print_log(console: Console, record: BattleRecord) -> None:
-    """Every action, then its events, with units by name (and id) and numbers rounded."""
+    """Every action, then its events, with units by name (and id) and numbers rounded; each
+    on one line, never wrapped, so that a log piped to grep finds whole lines."""
     names = {u.id: f"{u.name} [{u.id}]" for u in record.initial.units}
     for action, events in zip(record.actions, record.events, strict=True):
-        console.print(f"[dim]{escape(_action_text(action, names))}[/dim]")
+        console.print(f"[dim]{escape(_action_text(action, names))}[/dim]", soft_wrap=True)
         for event in events:
             shown = ", ".join(
                 f"{key} {_value(key, value, names)}" for key, value in event.data.items()
             )
-            console.print(f"    {event.kind}: {shown}", markup=False)
+            console.print(f"    {event.kind}: {shown}", markup=False, soft_wrap=True)
 
 
 SIDE_KEYS = ("side", "first", "winner", "holder", "by_side")  # event keys that name a side
