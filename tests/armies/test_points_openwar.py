@@ -59,7 +59,7 @@ def test_openwar_u8_a_skill_with_every_way_dashed_is_refused() -> None:
     result = report("openwar", [COMMAND, unit], points_limit=1000)
     assert rules(result) == ["U8"]
     assert result.problems[0].unit == "S" and result.problems[0].option == "Shock"
-    assert "offered: none" in result.problems[0].message
+    assert result.problems[0].message == "Shock is not bought: it comes with the Warhammer"
 
 
 def test_openwar_u8_specialist_has_only_the_cost_for_1() -> None:

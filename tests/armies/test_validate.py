@@ -50,6 +50,8 @@ def test_openwar_u9_option_for_more_miniatures_than_the_unit_has() -> None:
     assert rules(report("openwar", [twice], points_limit=100)) == ["U9"]
     cased = {**CHIEF, "options": [{"name": "Axe", "models": 2}, {"name": "axe", "models": 2}]}
     assert rules(report("openwar", [cased], points_limit=100)) == ["U9"]  # case aside, as U14
+    (said,) = report("openwar", [twice], points_limit=100).problems  # not "chosen for 4"
+    assert "Axe is listed 2 times, for 4 miniatures in all; the unit has 3" in str(said)
 
 
 def test_openwar_u10_one_armour_and_one_shield_per_miniature() -> None:
@@ -122,6 +124,7 @@ def test_every_problem_is_reported_at_once_naming_unit_option_and_rule() -> None
         "ways marked '-' are not offered",
     )
     assert str(shock).startswith("A / Shock: ") and "[U8 " in str(shock)
+    assert "Shock is not bought: it comes with the " in str(shock)  # not "(offered: none)"
 
 
 # aos -------------------------------------------------------------------------------------

@@ -113,6 +113,12 @@ class OpenWarHooks(RulesetHooks[OpenWarCatalog]):
             text = f"{name} is an alternate profile: it comes with {option.profile_of}"
             return [], [self.problem("U11", text, unit.name, name)]
         way = cheapest(option.tiers, models, size)
+        if way is None and offered_text(option.tiers) == "none":  # a weapon's special rule
+            carriers = [w.name for w in self.catalog.weapons if name in w.special]
+            text = f"{name} is not bought: it comes with the " + (
+                " or ".join(carriers) if carriers else "weapons that have it"
+            )
+            return [], [self.problem("U8", text, unit.name, name)]
         if way is None:
             text = (f"{name} cannot be taken by {models} of {size} miniatures "
                     f"(offered: {offered_text(option.tiers)})")  # fmt: skip
@@ -134,9 +140,9 @@ class OpenWarHooks(RulesetHooks[OpenWarCatalog]):
             if isinstance(option, Armour):
                 by_slot[option.slot] += models
         problems = [
-            self.problem("U9", f"{name} chosen for {n} miniatures; the unit has {size}",
-                         unit.name, name)
-            for name, n in by_option.items() if n > size and _listed_twice(unit, name)
+            self.problem("U9", f"{name} is listed {_listed(unit, name)} times, for {n} miniatures "
+                         f"in all; the unit has {size}", unit.name, name)
+            for name, n in by_option.items() if n > size and _listed(unit, name) > 1
         ]  # fmt: skip
         problems += [
             self.problem("U10", f"{n} {slot} options for {size} miniatures", unit.name, slot)
@@ -186,8 +192,9 @@ def carried_weapons(catalog: OpenWarCatalog, kind: UnitType, unit: ArmyUnit) -> 
     return found + ([kind.engine] if kind.engine is not None else [])
 
 
-def _listed_twice(unit: ArmyUnit, name: str) -> bool:
-    return sum(1 for c in unit.options if c.name.casefold() == name.casefold()) > 1
+def _listed(unit: ArmyUnit, name: str) -> int:
+    """How many times the army file lists an option for the unit (case aside, as U14 finds)."""
+    return sum(1 for c in unit.options if c.name.casefold() == name.casefold())
 
 
 def _other_fields(hooks: OpenWarHooks, unit: ArmyUnit) -> list[ArmyProblem]:
