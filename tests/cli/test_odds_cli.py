@@ -422,7 +422,19 @@ def test_a_tail_of_exact_zeros_gets_no_row(capsys: pytest.CaptureFixture[str]) -
         ("oldworld", ("--armour", "5+"), "to wound 4+, armour 5+\n"),
         ("opr", ("--quality", "3", "--target-quality", "5"),
          "Rolls: hits on Quality 3+, each blocked on the target's Quality 5+\n"),
-        ("opr", ("--poison", "--deadly"), "Quality 4+, a 6 to hit is Deadly (not blocked)\n"),
+        ("opr", ("--poison", "--deadly"), "Quality 4+, a 6 to hit is Deadly (not blocked), each"),
+        # every rule that changes a roll is said (it said only the Quality tests)
+        ("opr", ("--armored", "--rapid"),
+         "misses re-rolled (Rapid), Armored ignores a hit on 4+, each blocked"),
+        ("opr", ("--armored", "--piercing", "reroll-blocks"),
+         "Armored ignores a hit on 4+, each blocked on the target's Quality 4+, blocks re-rolled"),
+        ("opr", ("--weapon", "Crossbow", "--armored"), "Armored ignored (Piercing)"),
+        ("opr", ("--cover", "--unwieldy", "--regeneration"),
+         "hits re-rolled (Unwieldy), cover ignores a hit on 5+, each blocked on the target's "
+         "Quality 4+, Regeneration ignores a wound on 5+"),
+        ("opr", ("--impact", "2"), "Impact(2): automatic hits, no 6s, no Piercing"),
+        ("oldworld", ("--reroll-hits", "failed", "--reroll-wounds", "ones"),
+         "Rolls: to hit 4+ (failed re-rolled), to wound 4+ (ones re-rolled)"),
     ],
 )  # fmt: skip
 def test_the_text_says_which_rolls_the_odds_were_worked_out_with(

@@ -162,8 +162,12 @@ def rolls_text(profile: dict[str, Any]) -> str:
         hit += f": a 6, then {follow}+ (TOW-D3)" if follow else ": cannot hit"
     elif modifier:
         hit += f": {need}+"
+    hit += _rerolled(profile["reroll_hits"])
     wound = profile["needed_to_wound"]
-    parts = [hit, "no wound roll (the chart's -)" if wound is None else f"to wound {wound}"]
+    if wound is None:
+        parts = [hit, "no wound roll (the chart's -)"]
+    else:
+        parts = [hit, f"to wound {wound}" + _rerolled(profile["reroll_wounds"])]
     if profile["poisoned"]:  # TOW-D4
         parts.append(f"a {rules.poison_face} to hit wounds automatically (Poisoned)")
     if profile["armour"] is not None:
@@ -175,6 +179,11 @@ def rolls_text(profile: dict[str, Any]) -> str:
     if profile["ward"] is not None:
         parts.append(f"ward {profile['ward']}")
     return ", ".join(parts)
+
+
+def _rerolled(which: str) -> str:
+    """What the options re-roll, said after the roll: " (failed re-rolled)"; nothing for none."""
+    return "" if which == "none" else f" ({which} re-rolled)"
 
 
 def describe(p: OldWorldAttack) -> dict[str, Any]:

@@ -201,16 +201,37 @@ def attack_odds(profile: OprAttack) -> OddsResult:
 
 
 def rolls_text(profile: dict[str, Any]) -> str:
-    """The rolls the odds were worked out with: the Quality tests to hit and to block, and
-    what a 6 to hit does (OPR-A5: with both Deadly and Poison, a 6 is Deadly only)."""
-    face = attack_rules().trigger_face
-    sixes = [f"a {face} to hit is {what} (not blocked)"
-             for what, on in (("Deadly", profile["deadly"]), ("Poison", profile["poison"]))
-             if on][:1]  # fmt: skip
-    return ", ".join([
-        f"hits on Quality {profile['quality']}, each blocked on the target's "
-        f"Quality {profile['target_quality']}", *sixes
-    ])  # fmt: skip
+    """The rolls the odds were worked out with, each rule that changes one said: the Quality
+    test to hit (Rapid re-rolls misses, Unwieldy hits, OPR-A7), what a 6 does (OPR-A5: with
+    Deadly and Poison, Deadly only), Armored and cover (and Piercing's use), the blocks,
+    Regeneration and Impact's hits."""
+    rules = attack_rules()
+    rapid, unwieldy = profile["rapid"], profile["unwieldy"]
+    hit = f"hits on Quality {profile['quality']}" + (
+        ", every die re-rolled once (Rapid and Unwieldy)" if rapid and unwieldy
+        else ", misses re-rolled (Rapid)" if rapid
+        else ", hits re-rolled (Unwieldy)" if unwieldy
+        else ""
+    )  # fmt: skip
+    parts = [hit]
+    face = rules.trigger_face
+    for what in ("deadly", "poison"):
+        if profile[what]:
+            parts.append(f"a {face} to hit is {what.capitalize()} (not blocked)")
+            break
+    used = str(profile.get("piercing_used") or profile["piercing"])
+    if profile["armored"]:
+        parts.append("Armored ignored (Piercing)" if used == "ignore-armored"
+                     else f"Armored ignores a hit on {rules.armored_ignores_on}+")  # fmt: skip
+    if profile["cover"]:
+        parts.append(f"cover ignores a hit on {rules.cover_ignores_on}+")
+    block = f"each blocked on the target's Quality {profile['target_quality']}"
+    parts.append(block + (", blocks re-rolled (Piercing)" if used == "reroll-blocks" else ""))
+    if profile["regeneration"]:
+        parts.append(f"Regeneration ignores a wound on {rules.regeneration_ignores_on}+")
+    if profile["impact"]:
+        parts.append(f"Impact({profile['impact']}): automatic hits, no 6s, no Piercing")
+    return ", ".join(parts)
 
 
 def describe(p: OprAttack) -> dict[str, Any]:
