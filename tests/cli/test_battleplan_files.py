@@ -232,3 +232,23 @@ def test_battle_plays_on_a_plan_of_its_own_ruleset(
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert json.loads(captured.out)["battleplan"]
+
+
+@pytest.mark.parametrize("command", ["battle", "simulate"])
+def test_a_plan_made_for_other_points_than_the_armies_is_noted_and_played(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    command: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A 1000-point plan (its table and terrain sized for 1000) was taken for 500-point
+    armies without a word."""
+    monkeypatch.setenv("OPENWAR_STORE", str(tmp_path / "runs.sqlite3"))
+    argv = next(a for a in commands(OPENWAR, plan_file(tmp_path, "openwar")) if a[0] == command)
+    assert main(argv) == 0
+    err = capsys.readouterr().err
+    said = "note: the battleplan was made for 1000 points, the armies' limit is 500"
+    assert f"openwar {command}: {said}: played on it all the same" in err
+    fits = plan_file(tmp_path, "openwar", lambda plan: plan.update(points=500))
+    assert main(next(a for a in commands(OPENWAR, fits) if a[0] == command)) == 0
+    assert "note:" not in capsys.readouterr().err

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,24 @@ def plan_units() -> dict[str, str]:
 def read_battleplan(path: Path, ruleset: str) -> dict[str, Any]:
     """The plan in a battleplan JSON file, checked for a ``ruleset`` battle."""
     return _read(path, ruleset)[0]
+
+
+def points_note(plan: dict[str, Any], limits: Sequence[int | None]) -> str | None:
+    """A note when a battleplan file was made for other points than the armies' limits (its
+    table's size and its terrain follow the points): the battle is played on it all the same.
+
+    >>> points_note({"points": 500}, [1000, None])
+    "the battleplan was made for 500 points, the armies' limit is 1000: played on it all the same"
+    >>> points_note({"points": 1000}, [1000, 1000]) is None
+    True
+    """
+    points = plan.get("points")
+    others = sorted({limit for limit in limits if limit is not None and limit != points})
+    if not isinstance(points, int) or not others:
+        return None
+    said = " and ".join(str(limit) for limit in others)
+    return (f"the battleplan was made for {points} points, the armies' limit is {said}: "
+            "played on it all the same")  # fmt: skip
 
 
 def read_board(path: Path, ruleset: str) -> dict[str, Any]:

@@ -102,6 +102,8 @@ def battle_command(
     chosen = read_players(players)
     board = _read_plan(battleplan, army_a) if battleplan is not None else None
     setup = load_setup((army_a, army_b), board, seed)
+    if battleplan is not None:
+        _note_plan_points(battleplan, setup, "battle")
     if triumph is not None:
         _triumphs(setup, triumph)
     rounds = last_round(setup)
@@ -227,6 +229,15 @@ def _read_plan(path: Path, army: Path) -> dict[str, Any] | None:
     if "battles" not in load_ruleset(ruleset).supports:
         return None  # load_setup says that these armies cannot fight a battle
     return read_board(path, ruleset)
+
+
+def _note_plan_points(path: Path, setup: BattleSetup, command: str) -> None:
+    """Say so when the battleplan file was made for other points than the armies' limits."""
+    from openwar.battleplans.files import points_note, read_battleplan
+
+    note = points_note(read_battleplan(path, setup.ruleset), [a.points_limit for a in setup.armies])
+    if note:
+        typer.echo(f"openwar {command}: note: {note}", err=True)
 
 
 def _reached(record: BattleRecord, round_shown: int) -> bool:

@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from openwar.battleplans.files import read_battleplan
+from openwar.battleplans.files import points_note, read_battleplan
 from openwar.battles import read_players
 from openwar.cli import options
 from openwar.cli.options import picture_file, refuse_inputs
@@ -193,7 +193,18 @@ def _plan(
     ruleset = plan.ruleset  # a bad army file is reported before any worker starts
     if battleplan is None:
         return plan
-    return replace(plan, battleplan=read_battleplan(battleplan, ruleset))
+    plan = replace(plan, battleplan=read_battleplan(battleplan, ruleset))
+    note_plan_points(plan, "simulate")
+    return plan
+
+
+def note_plan_points(plan: SimulationPlan, command: str) -> None:
+    """Say so when the battleplan file was made for other points than the armies'."""
+    if plan.battleplan is not None:
+        limits = [army.points_limit for army in plan.army_lists()]
+        note = points_note(plan.battleplan, limits)
+        if note:
+            typer.echo(f"openwar {command}: note: {note}", err=True)
 
 
 def _refuse_with_resume(army_a: Path | None, battles: int | None, given: list[str]) -> None:

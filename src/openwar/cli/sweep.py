@@ -18,6 +18,7 @@ from openwar.battleplans.files import read_battleplan
 from openwar.battles import make_players, read_players
 from openwar.cli import options
 from openwar.cli.options import worker_count
+from openwar.cli.simulate import note_plan_points
 from openwar.progress import progress_bar
 from openwar.rulesets import load_ruleset
 from openwar.sim.executors import make_executor
@@ -93,6 +94,7 @@ def sweep_command(
     )
     if battleplan is not None:
         plan = replace(plan, battleplan=read_battleplan(battleplan, plan.ruleset))
+        note_plan_points(plan, "sweep")
     plans = sweep_plans(plan, index, unit, numbers, key)
     err = Console(stderr=True)
     local = min(workers or os.cpu_count() or 1, battles)  # no idle processes
