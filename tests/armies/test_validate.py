@@ -127,6 +127,16 @@ def test_every_problem_is_reported_at_once_naming_unit_option_and_rule() -> None
     assert "Shock is not bought: it comes with the " in str(shock)  # not "(offered: none)"
 
 
+def test_openwar_u14_an_unknown_option_is_answered_with_the_options_that_can_be_bought() -> None:
+    """The list began with a weapon's special rules and alternate profiles and stopped at
+    eight names, before the armour and shields."""
+    unit = {**CHIEF, "options": [{"name": "Plasma Rifle"}]}
+    (said,) = report("openwar", [unit], points_limit=1000).problems
+    assert "unknown option 'Plasma Rifle' (known: Axe, Dagger," in str(said)
+    assert "Large shield" in str(said) and "Warhammer)" in str(said)
+    assert "Halfsword" not in str(said) and "(Thrown)" not in str(said) and "..." not in str(said)
+
+
 # aos -------------------------------------------------------------------------------------
 
 

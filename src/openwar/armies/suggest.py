@@ -16,7 +16,7 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
     close = close_names(name, names)
     if close:
         return " (did you mean " + " or ".join(repr(c) for c in close) + "?)"
-    shown = ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
+    shown = ", ".join(names[:16]) + (", ..." if len(names) > 16 else "")
     return f" (known: {shown})" if names else ""
 
 

@@ -128,12 +128,15 @@ class RulesetHooks(ABC, Generic[C]):
         return self.rule_title_table
 
     def lookup(self, kind: str, name: str, known: Sequence[str], unit: str, rule: str,
-               option: str | None = None) -> tuple[str | None, list[ArmyProblem]]:  # fmt: skip
-        """Find ``name`` among ``known`` ignoring case, else a problem with a suggestion."""
+               option: str | None = None, *, suggested: Sequence[str] | None = None
+               ) -> tuple[str | None, list[ArmyProblem]]:  # fmt: skip
+        """Find ``name`` among ``known`` ignoring case, else a problem with a suggestion from
+        ``suggested`` (what may be chosen; all of ``known`` unless given)."""
         found = find_name(name, known)
         if found is not None:
             return found, []
-        text = f"unknown {kind} {name!r}{did_you_mean(name, known)}"
+        hint = did_you_mean(name, known if suggested is None else suggested)
+        text = f"unknown {kind} {name!r}{hint}"
         return None, [self.problem(rule, text, unit, option)]
 
 

@@ -99,8 +99,13 @@ class OpenWarHooks(RulesetHooks[OpenWarCatalog]):
         self, choice: OptionChoice, unit: ArmyUnit, kind: UnitType, size: int
     ) -> tuple[list[OptionCost], list[ArmyProblem]]:
         options = self.catalog.options()
+        bought = [
+            n
+            for n, o in options.items()  # suggested: what can be bought, not a profile
+            if offered_text(o.tiers) != "none" and getattr(o, "profile_of", None) is None
+        ]
         name, problems = self.lookup("option", choice.name, list(options), unit.name, "U14",
-                                     choice.name)  # fmt: skip
+                                     choice.name, suggested=bought)  # fmt: skip
         if name is None:
             return [], problems
         option, models = options[name], option_count(choice.models, size)
