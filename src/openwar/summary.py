@@ -49,6 +49,7 @@ class RoundSummary:
             "twist": self.twist,
             "ruses": self.ruses,
             "prize": self.prize,
+            "moments": self.moments,
         }
 
 

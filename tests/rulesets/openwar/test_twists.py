@@ -274,6 +274,7 @@ def test_the_battle_report_tells_a_round_in_the_order_it_happened() -> None:
         "A charges Axes -> Clubs",
     ]
     assert told[0].sides[0].slain == 2 and told[0].sides[1].slain == 0
+    assert told[0].to_json()["moments"] == told[0].moments  # battle --json tells it too
 
 
 def test_ow_x1_an_army_waiting_in_reserve_still_stands_so_the_other_side_gets_its_twist() -> None:
