@@ -63,7 +63,7 @@ def print_odds(result: OddsResult, simulated: SimulatedOdds | None, console: Con
     console.print(line)
     rolls = result.extras.get("rolls")  # the rolls a chart or a test gave (each ruleset's own)
     if rolls:
-        console.print(f"Rolls: {rolls}", markup=False)
+        console.print(f"Rolls: {rolls}", markup=False, soft_wrap=True)  # whole, for grep
     used = result.profile.get("piercing_used")
     if used:  # OPR-A8: --piercing auto (or a weapon with p or x) kept the better reading
         readings = {"ignore-armored": "ignores Armored", "reroll-blocks": "re-rolls blocks"}

@@ -168,8 +168,9 @@ def rolls_text(profile: dict[str, Any]) -> str:
         parts = [hit, "no wound roll (the chart's -)"]
     else:
         parts = [hit, f"to wound {wound}" + _rerolled(profile["reroll_wounds"])]
-    if profile["poisoned"]:  # TOW-D4
-        parts.append(f"a {rules.poison_face} to hit wounds automatically (Poisoned)")
+    if profile["poisoned"]:  # TOW-D4: past 6+ the 6 only earns the second die (TOW-D3)
+        parts.append(f"a {rules.poison_face} to hit wounds automatically (Poisoned)"
+                     if need <= 6 else "Poisoned does nothing past 6+ (TOW-D3)")  # fmt: skip
     if profile["armour"] is not None:
         save = int(str(profile["armour"]).rstrip("+")) - int(profile["ap"])
         armour = f"armour {profile['armour']}"

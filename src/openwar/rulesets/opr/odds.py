@@ -223,8 +223,10 @@ def rolls_text(profile: dict[str, Any]) -> str:
     if profile["armored"]:
         parts.append("Armored ignored (Piercing)" if used == "ignore-armored"
                      else f"Armored ignores a hit on {rules.armored_ignores_on}+")  # fmt: skip
-    if profile["cover"]:
+    if profile["cover"] and (not profile["armored"] or used == "ignore-armored"):  # OPR-A3
         parts.append(f"cover ignores a hit on {rules.cover_ignores_on}+")
+    elif profile["cover"]:
+        parts.append("cover not added to Armored (OPR-A3)")
     block = f"each blocked on the target's Quality {profile['target_quality']}"
     parts.append(block + (", blocks re-rolled (Piercing)" if used == "reroll-blocks" else ""))
     if profile["regeneration"]:
