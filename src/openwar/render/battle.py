@@ -11,20 +11,23 @@ import numpy as np
 from matplotlib import patheffects
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, Patch, Polygon
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 
 from openwar.engine.state import GameState
 from openwar.outputs import PICTURES, check_output, picture_option, save_figure
-from openwar.render import backend  # noqa: F401  (Agg; names drawn as written)
+from openwar.render.backend import plain_text  # and Agg
 
 SIDE_COLOURS = ("#3b6fb6", "#c0392b")
 HALO = [patheffects.withStroke(linewidth=2.2, foreground="white")]  # text readable on models
 EDGE = 2.0  # pixels a name keeps from the table's edges
+LEGEND_STRIP = 0.35  # inches at the figure's foot for the sides' legend
 LABELS_ON_TOP = 5  # z-order: unit names above models (2), objectives above the names
 
 
+@plain_text
 def draw_battle(
     state: GameState, path: Path, title: str, sides: tuple[str, str] | None = None
 ) -> Path:
@@ -34,7 +37,8 @@ def draw_battle(
     check_output(path, option, PICTURES)
     board = state.board
     width, depth = float(board["width"]), float(board["depth"])
-    fig, ax = plt.subplots(figsize=(8, 8 * depth / width + 0.6), dpi=100)
+    strip = LEGEND_STRIP if sides is not None else 0.0
+    fig, ax = plt.subplots(figsize=(8, 8 * depth / width + 0.6 + strip), dpi=100)
     ax.set_xlim(0, width)
     ax.set_ylim(0, depth)
     ax.set_aspect("equal")
@@ -63,16 +67,17 @@ def draw_battle(
         ax.text(x, y, str(number), ha="center", va="center", fontsize=9, weight="bold",
                 zorder=LABELS_ON_TOP + 1, path_effects=HALO)  # fmt: skip
     names = _draw_units(ax, state)
-    if sides is not None:
+    if sides is not None:  # below the table, in a strip of the figure kept for it
         handles = [
-            Circle((0, 0), 1, color=colour, alpha=0.85, ec="black", lw=0.3, label=name)
+            Line2D([], [], ls="", marker="o", ms=8, mfc=colour, mec="black", mew=0.3,
+                   alpha=0.85, label=name)
             for colour, name in zip(SIDE_COLOURS, sides, strict=True)
-        ]
-        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(0, -0.06), ncol=2,
-                  fontsize=8, frameon=False)  # fmt: skip
+        ]  # fmt: skip
+        fig.legend(handles=handles, loc="lower left", bbox_to_anchor=(0.01, 0.0), ncol=2,
+                   fontsize=8, frameon=False)  # fmt: skip
     ax.set_title(title, fontsize=10)
     ax.set_xlabel(board.get("unit", "cm"))
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, strip / fig.get_figheight(), 1, 1))
     _place_labels(fig, ax, names)
     return save_figure(fig, path, option)
 

@@ -8,12 +8,13 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from openwar.outputs import PICTURES, check_output, save_figure
-from openwar.render import backend  # noqa: F401  (Agg; names drawn as written)
+from openwar.render.backend import plain_text  # and Agg
 from openwar.rulesets.odds import OddsResult, SimulatedOdds, pad
 
 VISIBLE = 1e-4  # the x axis ends where P(at least k) drops below this
 
 
+@plain_text
 def plot_odds(result: OddsResult, path: Path, simulated: SimulatedOdds | None = None) -> Path:
     """Draw P(exactly k) as bars and P(at least k) as a line; write ``path`` (.png or .svg)."""
     check_output(path, "--plot", PICTURES)

@@ -15,7 +15,7 @@ from shapely.geometry.base import BaseGeometry
 from openwar.battleplans.generator import Battleplan
 from openwar.geometry import Battlefield, LengthUnit, Territory
 from openwar.outputs import PICTURES, check_output, picture_option, save_figure
-from openwar.render import backend  # noqa: F401  (Agg; names drawn as written)
+from openwar.render.backend import plain_text  # and Agg
 
 SIDE_COLOURS = {"A": "#3b6fb6", "B": "#c0392b"}
 GRID_STEP = {LengthUnit.INCH: 6.0, LengthUnit.CM: 10.0}  # a ruler line every 6" or 10 cm
@@ -108,6 +108,7 @@ def _save(path: Path, field: Battlefield, width: float, draw: Callable[[Axes], N
         return save_figure(fig, path, option)  # in the context: the SVG's fonts are paths
 
 
+@plain_text
 def draw_battleplan(plan: Battleplan, path: Path) -> Path:
     """Write the table picture to ``path`` (.png or .svg)."""
 
@@ -120,6 +121,7 @@ def draw_battleplan(plan: Battleplan, path: Path) -> Path:
     return _save(path, plan.battlefield, FIGURE_WIDTH, draw)
 
 
+@plain_text
 def draw_map(
     title: str, field: Battlefield, lands: dict[str, Territory], zones: dict[str, BaseGeometry],
     path: Path, width: float = 5.0,

@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt
 from matplotlib.ticker import MaxNLocator
 
 from openwar.outputs import PICTURES, check_output, save_figure
-from openwar.render import backend  # noqa: F401  (Agg; names drawn as written)
+from openwar.render.backend import plain_text  # and Agg
 from openwar.sim.plan import BattleResult
 from openwar.sim.stats import wilson
 from openwar.words import counted
@@ -18,6 +18,7 @@ from openwar.words import counted
 COLOURS = ("#4a6fa5", "#c0504d")
 
 
+@plain_text
 def plot_run(summary: dict[str, Any], results: list[BattleResult], path: Path) -> Path:
     """Four panels: outcomes with their intervals, scores (by victory condition when the
     battles had several: their scores count different things), points lost, rounds played."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import matplotlib
 import matplotlib.pyplot as plt
 
 from openwar.engine.state import GameState
@@ -77,3 +78,4 @@ def test_a_dollar_sign_in_a_name_is_drawn_as_written_not_read_as_a_formula(
     for suffix in ("png", "svg"):
         path = tmp_path / f"t.{suffix}"
         assert draw_battle(state, path, "$x$", (r"A: $\bar$", "B: $1")).stat().st_size > 0
+    assert matplotlib.rcParams["text.parse_math"]  # matplotlib left as it was for others
