@@ -60,6 +60,9 @@ def test_openwar_u8_a_skill_with_every_way_dashed_is_refused() -> None:
     assert rules(result) == ["U8"]
     assert result.problems[0].unit == "S" and result.problems[0].option == "Shock"
     assert result.problems[0].message == "Shock is not bought: it comes with the Warhammer"
+    stick = {"name": "S", "type": "Skirmishers", "options": [{"name": "Shieldstick"}]}
+    (said,) = report("openwar", [COMMAND, stick], points_limit=1000).problems
+    assert said.message.endswith("comes with the Heavy Javelin")  # not its thrown profile
 
 
 def test_openwar_u8_specialist_has_only_the_cost_for_1() -> None:

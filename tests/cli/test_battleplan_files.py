@@ -234,7 +234,7 @@ def test_battle_plays_on_a_plan_of_its_own_ruleset(
     assert json.loads(captured.out)["battleplan"]
 
 
-@pytest.mark.parametrize("command", ["battle", "simulate"])
+@pytest.mark.parametrize("command", ["battle", "simulate", "sweep"])
 def test_a_plan_made_for_other_points_than_the_armies_is_noted_and_played(
     capsys: pytest.CaptureFixture[str],
     tmp_path: Path,
@@ -244,11 +244,16 @@ def test_a_plan_made_for_other_points_than_the_armies_is_noted_and_played(
     """A 1000-point plan (its table and terrain sized for 1000) was taken for 500-point
     armies without a word."""
     monkeypatch.setenv("OPENWAR_STORE", str(tmp_path / "runs.sqlite3"))
-    argv = next(a for a in commands(OPENWAR, plan_file(tmp_path, "openwar")) if a[0] == command)
-    assert main(argv) == 0
+
+    def argv(path: Path) -> list[str]:  # sweep: a unit of the army, with a size it may have
+        found = next(a for a in commands(OPENWAR, path) if a[0] == command)
+        sizes = {"X": "Legion Cohort", "5,10": "10,12"}  # Defenders: 10 to 30
+        return [sizes.get(word, word) for word in found]
+
+    assert main(argv(plan_file(tmp_path, "openwar"))) == 0
     err = capsys.readouterr().err
-    said = "note: the battleplan was made for 1000 points, the armies' limit is 500"
+    said = "note: the battleplan was made for 1000 points, both armies' limit is 500"
     assert f"openwar {command}: {said}: played on it all the same" in err
     fits = plan_file(tmp_path, "openwar", lambda plan: plan.update(points=500))
-    assert main(next(a for a in commands(OPENWAR, fits) if a[0] == command)) == 0
+    assert main(argv(fits)) == 0
     assert "note:" not in capsys.readouterr().err

@@ -37,21 +37,36 @@ def read_battleplan(path: Path, ruleset: str) -> dict[str, Any]:
 
 
 def points_note(plan: dict[str, Any], limits: Sequence[int | None]) -> str | None:
-    """A note when a battleplan file was made for other points than the armies' limits (its
+    """A note when a battleplan file was made for other points than an army's limit (its
     table's size and its terrain follow the points): the battle is played on it all the same.
 
     >>> points_note({"points": 500}, [1000, None])
-    "the battleplan was made for 500 points, the armies' limit is 1000: played on it all the same"
+    "the battleplan was made for 500 points, army A's limit is 1000: played on it all the same"
+    >>> points_note({"points": 1000}, [2000, 1500])
+    "the battleplan was made for 1000 points, army A's limit is 2000 and B's 1500: played on \
+it all the same"
     >>> points_note({"points": 1000}, [1000, 1000]) is None
     True
     """
     points = plan.get("points")
-    others = sorted({limit for limit in limits if limit is not None and limit != points})
-    if not isinstance(points, int) or not others:
+    if not isinstance(points, int) or isinstance(points, bool):
+        return None  # a plan without its points (edited by hand) says nothing of its size
+    other = [(side, limit) for side, limit in zip("AB", limits, strict=False)
+             if limit is not None and limit != points]  # fmt: skip
+    if not other:
         return None
-    said = " and ".join(str(limit) for limit in others)
-    return (f"the battleplan was made for {points} points, the armies' limit is {said}: "
-            "played on it all the same")  # fmt: skip
+    if len(other) == 2 and other[0][1] == other[1][1]:
+        said = f"both armies' limit is {other[0][1]}"
+    else:
+        said = f"army {other[0][0]}'s limit is {other[0][1]}" + "".join(
+            f" and {side}'s {limit}" for side, limit in other[1:]
+        )
+    return f"the battleplan was made for {points} points, {said}: played on it all the same"
+
+
+def read_plan_and_board(path: Path, ruleset: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The plan in a battleplan JSON file and the board of a ``ruleset`` battle on it."""
+    return _read(path, ruleset)
 
 
 def read_board(path: Path, ruleset: str) -> dict[str, Any]:

@@ -100,10 +100,11 @@ def battle_command(
             param_hint="'--replay'",
         )
     chosen = read_players(players)
-    board = _read_plan(battleplan, army_a) if battleplan is not None else None
-    setup = load_setup((army_a, army_b), board, seed)
-    if battleplan is not None:
-        _note_plan_points(battleplan, setup, "battle")
+    read = _read_plan(battleplan, army_a) if battleplan is not None else None
+    setup = load_setup((army_a, army_b), None if read is None else read[1], seed)
+    if read is not None:
+        limits = [army.points_limit for army in setup.armies]
+        options.note_plan_points(read[0], limits, "battle")
     if triumph is not None:
         _triumphs(setup, triumph)
     rounds = last_round(setup)
@@ -218,26 +219,17 @@ def _triumphs(setup: BattleSetup, sides: str) -> None:
         raise typer.BadParameter(str(exc), param_hint="'--triumph'") from None
 
 
-def _read_plan(path: Path, army: Path) -> dict[str, Any] | None:
-    """The board of a battleplan JSON file, checked against army A's ruleset (as ``simulate``
-    and ``sweep`` check it)."""
+def _read_plan(path: Path, army: Path) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """The plan and board of a battleplan JSON file, checked against army A's ruleset (as
+    ``simulate`` and ``sweep`` check it)."""
     from openwar.armies.files import load_army
-    from openwar.battleplans.files import read_board
+    from openwar.battleplans.files import read_plan_and_board
     from openwar.rulesets import load_ruleset
 
     ruleset = load_army(army).ruleset
     if "battles" not in load_ruleset(ruleset).supports:
         return None  # load_setup says that these armies cannot fight a battle
-    return read_board(path, ruleset)
-
-
-def _note_plan_points(path: Path, setup: BattleSetup, command: str) -> None:
-    """Say so when the battleplan file was made for other points than the armies' limits."""
-    from openwar.battleplans.files import points_note, read_battleplan
-
-    note = points_note(read_battleplan(path, setup.ruleset), [a.points_limit for a in setup.armies])
-    if note:
-        typer.echo(f"openwar {command}: note: {note}", err=True)
+    return read_plan_and_board(path, ruleset)
 
 
 def _reached(record: BattleRecord, round_shown: int) -> bool:

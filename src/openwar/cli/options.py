@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -209,3 +209,12 @@ def check_dice(count: int, hint: str) -> None:
             f"{count:,} dice in one attack; the exact odds are worked out for up to {MAX_DICE:,}",
             param_hint=hint,
         )
+
+
+def note_plan_points(plan: dict[str, Any], limits: list[int | None], command: str) -> None:
+    """Say on stderr when a battleplan file was made for other points than an army's limit."""
+    from openwar.battleplans.files import points_note
+
+    note = points_note(plan, limits)
+    if note:
+        typer.echo(f"openwar {command}: note: {note}", err=True)

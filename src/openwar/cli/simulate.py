@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from openwar.battleplans.files import points_note, read_battleplan
+from openwar.battleplans.files import read_battleplan
 from openwar.battles import read_players
 from openwar.cli import options
 from openwar.cli.options import picture_file, refuse_inputs
@@ -199,12 +199,10 @@ def _plan(
 
 
 def note_plan_points(plan: SimulationPlan, command: str) -> None:
-    """Say so when the battleplan file was made for other points than the armies'."""
+    """Say so when the run's battleplan file was made for other points than an army's."""
     if plan.battleplan is not None:
         limits = [army.points_limit for army in plan.army_lists()]
-        note = points_note(plan.battleplan, limits)
-        if note:
-            typer.echo(f"openwar {command}: note: {note}", err=True)
+        options.note_plan_points(plan.battleplan, limits, command)
 
 
 def _refuse_with_resume(army_a: Path | None, battles: int | None, given: list[str]) -> None:

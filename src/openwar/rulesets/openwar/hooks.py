@@ -119,7 +119,9 @@ class OpenWarHooks(RulesetHooks[OpenWarCatalog]):
             return [], [self.problem("U11", text, unit.name, name)]
         way = cheapest(option.tiers, models, size)
         if way is None and offered_text(option.tiers) == "none":  # a weapon's special rule
-            carriers = [w.name for w in self.catalog.weapons if name in w.special]
+            carriers = list(dict.fromkeys(  # an alternate profile's special: its weapon's
+                w.profile_of or w.name for w in self.catalog.weapons if name in w.special
+            ))  # fmt: skip
             text = f"{name} is not bought: it comes with the " + (
                 " or ".join(carriers) if carriers else "weapons that have it"
             )
