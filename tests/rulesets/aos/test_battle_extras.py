@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from openwar.engine.actions import Action
@@ -557,6 +558,49 @@ def test_aos_g3_a_model_piles_in_towards_the_feature_when_it_is_nearer_than_any_
     to_unit = state.clone()
     moves.pile_in(to_unit, "b", 3.0)
     assert to_unit.pos[to_unit.on_table("b")][0][1] > 26.0 + R  # towards c (north)
+
+
+def test_aos_g3_a_unit_piling_in_as_a_block_towards_a_feature_stops_within_half_an_inch(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """When the models' own moves would split the unit it piles in as a block (AOS-F2): towards
+    the garrison's feature too it stops just within 1/2", no model on the feature."""
+    from openwar.rulesets.aos import garrisons
+
+    state, _ = play(garrison_battle(), Action("garrison", 0, "a", choice="0"))
+    state = in_phase(state, "combat")
+    place(state, "b", line(28.5, 26.0 + R, 5))  # 2" beyond the tower's north edge
+    split = [np.array([0]), np.array([1])]
+    monkeypatch.setattr(moves, "groups", lambda *_: split)  # every per-model pile-in "splits"
+    after = state.clone()
+    moves.pile_in(after, "b", 3.0)
+    gaps = garrisons.gap_to(after, terrain(after)[0], after.on_table("b"))
+    assert gaps.min() == pytest.approx(garrisons.feature_stop(), abs=0.01) and gaps.min() > 0.4
+    shift = after.pos[after.on_table("b")] - state.pos[state.on_table("b")]
+    assert np.allclose(shift, shift[0])  # one block
+
+
+def test_aos_g3_a_block_already_by_a_feature_still_piles_in_towards_a_nearer_enemy_model(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """b stands 0.3" from the garrison's tower (as after a charge at it); c, in the open, is
+    nearer still, along the tower's edge: the block piles in towards c, never onto the tower
+    (it did not move at all: its path was held 1/2" from the feature it already stood within)."""
+    from openwar.rulesets.aos import garrisons
+
+    armies = [unit("a", 5, profile(melee=[weapon()])), unit("c", 1)], [unit("b", 3)]
+    state = in_phase(battle(*armies, tower_board()), "movement")
+    place(state, "a", line(27.0, 15.0, 5))
+    place(state, "c", [(30.0, 40.0)])
+    place(state, "b", [(30.0, 45.0), (31.1, 45.0), (32.2, 45.0)])
+    state, _ = play(state, Action("garrison", 0, "a", choice="0"))
+    state = in_phase(state, "combat")
+    place(state, "b", [(28.5, 24.3 + R), (29.6, 24.3 + R), (30.7, 24.3 + R)])  # 0.3" off
+    place(state, "c", [(30.7 + 2 * R + 0.25, 24.3 + R)])  # east of b, 0.25" from its last
+    monkeypatch.setattr(moves, "groups", lambda *_: [np.array([0]), np.array([1])])
+    after = state.clone()
+    assert moves.pile_in(after, "b", 3.0) > 0.0
+    assert garrisons.gap_to(after, terrain(after)[0], after.on_table("b")).min() > 0.0
 
 
 # -- the defender's choices ------------------------------------------------------------------

@@ -589,8 +589,9 @@ def pile_in(state: GameState, unit_id: str, distance: float) -> float:
         else:
             target = state.pos[ours[m]] + _towards(features[e - len(theirs)], state.pos[ours[m]])
         shift = block_shift(state, unit_id, target, distance, keep_away=None, fly=False)
-        if features:
-            shift = shift * garrisons.path_fraction(state, unit_id, shift, stop)
+        if features:  # towards a feature: to just within 1/2" of it; else never onto one
+            keep = stop if e >= len(theirs) else 0.0
+            shift = shift * garrisons.path_fraction(state, unit_id, shift, keep)
         shift = shift * _no_further(state, ours, theirs, features, shift)
         furthest = apply_shift(state, unit_id, shift)
     return furthest
