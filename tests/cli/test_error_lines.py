@@ -310,24 +310,23 @@ def test_a_missing_replay_file_is_named_once(
     assert line.count(str(path)) == 1 and f"{path}: cannot be read (No such file" in line
 
 
-def test_a_file_that_is_not_json_is_refused_as_a_replay_where_it_stops_being_json(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [  # it showed the parser's own words: "(Expecting value: line 1 column 1 (char 0))";
+        # a file cut short read "not JSON (unterminated string starting at)", which trails off
+        ("ruleset: opr\nunits: []\n", "line 1 column 1: not JSON (expecting value);"),
+        ('{"format": "openwar-replay/1", "ruleset": "aos',
+         "line 1 column 43: not JSON (unterminated string);"),
+    ],
+)  # fmt: skip
+def test_a_file_that_is_not_json_is_refused_where_it_stops_being_json(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, said: str
 ) -> None:
-    """It showed the parser's own words: "(Expecting value: line 1 column 1 (char 0))"."""
-    path = tmp_path / "army.yaml"
-    path.write_text("ruleset: opr\nunits: []\n", encoding="utf-8")
+    """As a replay and as a battleplan, in the file's terms."""
+    path = tmp_path / "not.json"
+    path.write_text(text, encoding="utf-8")
     line = one_line_error(capsys, ["replay", str(path)], nothing_done=True)
-    assert f"{path}, line 1 column 1: not JSON (expecting value)" in line and "char" not in line
-
-
-def test_a_json_file_cut_short_is_said_without_the_parsers_trailing_words(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    """It read "not JSON (unterminated string starting at)", which trails off."""
-    path = tmp_path / "cut.json"
-    path.write_text('{"format": "openwar-replay/1", "ruleset": "aos', encoding="utf-8")
-    line = one_line_error(capsys, ["replay", str(path)], nothing_done=True)
-    assert f"{path}, line 1 column 43: not JSON (unterminated string);" in line, line
+    assert f"{path}, {said}" in line and "char" not in line and "starting" not in line
     armies = [str(_SAMPLES / name) for name in ("iron_road_legion.yaml", "hearthhold_lodge.yaml")]
     line = one_line_error(capsys, ["battle", *armies, "--battleplan", str(path)], nothing_done=True)
-    assert f"{path}, line 1 column 43: not JSON (unterminated string);" in line, line
+    assert f"{path}, {said}" in line, line
