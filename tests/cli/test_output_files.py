@@ -350,3 +350,25 @@ def test_a_reader_that_stops_reading_still_gets_the_chart(tmp_path: Path) -> Non
         os.close(write)
     assert "Traceback" not in done.stderr
     assert chart.read_bytes().startswith(b"\x89PNG")
+
+
+def test_battle_and_replay_draw_both_an_svg_and_a_png_when_both_are_given(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """They refused --svg with --png ("give --svg or --png, not both"), where battleplan
+    writes both; the replay draws the same two pictures, byte for byte."""
+    from openwar.cli.app import main
+
+    svg, png, replay = tmp_path / "t.svg", tmp_path / "t.png", tmp_path / "r.json"
+    argv = ["battle", *ARMIES, "--svg", str(svg), "--png", str(png), "--replay", str(replay)]
+    assert main([*argv, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["pictures"] == [str(svg), str(png)] and data["picture"] == str(svg)
+    drawn = svg.read_bytes(), png.read_bytes()
+    again = tmp_path / "again"
+    again.mkdir()
+    redraw = ["replay", str(replay), "--svg", str(again / "t.svg"), "--png", str(again / "t.png")]
+    assert main(redraw) == 0
+    out = capsys.readouterr().out
+    assert out.count("Picture of the table: ") == 2
+    assert ((again / "t.svg").read_bytes(), (again / "t.png").read_bytes()) == drawn

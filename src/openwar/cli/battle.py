@@ -89,11 +89,8 @@ def battle_command(
     _log_or_json(log, as_json)
     options.refuse_inputs({"--replay": replay_file, "--svg": svg, "--png": png},
                           [army_a, army_b, battleplan])  # fmt: skip
-    picture_path = svg or png
-    if (
-        replay_file is not None
-        and picture_path is not None
-        and options.same_file(replay_file, picture_path)
+    if replay_file is not None and any(
+        options.same_file(replay_file, path) for path in (svg, png) if path is not None
     ):
         raise typer.BadParameter(  # the picture, written second, would replace the replay
             f"{replay_file} is also the picture's file; give the replay a name of its own",
@@ -118,9 +115,9 @@ def battle_command(
         if replay_file is not None:  # first: the battle is kept whatever its picture's fate
             save_replay(replay_file, replay_json(setup, chosen, record))
             saved = replay_file
-        picture = _picture(record, setup, svg or png, round_shown)
+        picture = _pictures(record, setup, (svg, png), round_shown)
     except OpenWarError:  # a write refused late (the early check cannot foresee all): the
-        report(setup, record, chosen, as_json=as_json, log=log, picture=None, replay=saved)
+        report(setup, record, chosen, as_json=as_json, log=log, picture=[], replay=saved)
         raise  # report of the battle played, then the one error line
     report(setup, record, chosen, as_json=as_json, log=log, picture=picture, replay=saved)
 
@@ -169,9 +166,9 @@ def replay_command(
         typer.echo(f"openwar replay: note: {note}", err=True)
     round_shown = _round_reached(record, round_shown, "replay")
     try:
-        picture = _picture(record, setup, svg or png, round_shown)
+        picture = _pictures(record, setup, (svg, png), round_shown)
     except OpenWarError:  # a write refused late: the replay's report, then the error line
-        report(setup, record, chosen, as_json=as_json, log=log, picture=None, replay=None,
+        report(setup, record, chosen, as_json=as_json, log=log, picture=[], replay=None,
                verified=True)  # fmt: skip
         raise
     report(setup, record, chosen, as_json=as_json, log=log, picture=picture, replay=None,
@@ -179,9 +176,7 @@ def replay_command(
 
 
 def _one_picture(svg: Path | None, png: Path | None, round_shown: int | None) -> None:
-    """One picture at most, and --round only with one."""
-    if svg is not None and png is not None:
-        raise typer.BadParameter("give --svg or --png, not both", param_hint="'--svg'")
+    """--round only with a picture (--svg, --png or both, as ``battleplan`` writes them)."""
     if round_shown is not None and svg is None and png is None:
         raise typer.BadParameter("it picks the round of the picture; give --png or --svg too",
                                  param_hint="'--round'")  # fmt: skip
@@ -237,11 +232,17 @@ def _reached(record: BattleRecord, round_shown: int) -> bool:
     return round_shown in record.snapshots or round_shown == record.final.round
 
 
-def _picture(
-    record: BattleRecord, setup: BattleSetup, path: Path | None, round_shown: int | None
-) -> Path | None:
-    if path is None:
-        return None
+def _pictures(
+    record: BattleRecord,
+    setup: BattleSetup,
+    paths: tuple[Path | None, Path | None],
+    round_shown: int | None,
+) -> list[Path]:
+    """The table drawn to each of the paths given (SVG, PNG), in that order."""
+    return [_picture(record, setup, path, round_shown) for path in paths if path is not None]
+
+
+def _picture(record: BattleRecord, setup: BattleSetup, path: Path, round_shown: int | None) -> Path:
     from openwar.render.battle import draw_battle
 
     state = record.final
@@ -260,7 +261,7 @@ def report(
     *,
     as_json: bool,
     log: bool,
-    picture: Path | None,
+    picture: list[Path],
     replay: Path | None,
     verified: bool = False,
 ) -> None:
@@ -300,7 +301,8 @@ def report(
                     "actions": len(record.actions),
                     "no_room": [list(names) for names in unplaced],
                     "summary": summary_json,
-                    "picture": None if picture is None else str(picture),
+                    "picture": str(picture[0]) if picture else None,  # the first, as before
+                    "pictures": [str(path) for path in picture],
                     "replay": None if replay is None else str(replay),
                     "verified": verified or None,  # None: a battle played, not a replay
                 },
@@ -337,8 +339,8 @@ def report(
     console.print(f"{len(record.actions)} actions; final state {record.final.state_hash()[:16]}")
     if verified:
         console.print("Replay verified: the final state matches the recorded hash.")
-    if picture is not None:
-        console.print(f"Picture of the table: {picture}", markup=False)
+    for path in picture:
+        console.print(f"Picture of the table: {path}", markup=False)
     if replay is not None:
         console.print(f"Replay written to {replay}", markup=False)
 
