@@ -64,6 +64,26 @@ def test_resized_armies_share_one_points_limit() -> None:
     assert plans[1][2].army_lists()[0].units[0].size == 30
 
 
+def test_an_aos_sweep_plays_every_value_on_the_table_of_the_files_own_points() -> None:
+    """An Age of Sigmar table grows with the points (BP.1: over 2000, 90" by 44" and more
+    terrain); the raised limit made a sweep reaching past 2000 play every value, the legal
+    ones too, on the larger table, so a row changed with the range around it."""
+    from pathlib import Path
+
+    from openwar.sim.plan import ArmyFile, SimulationPlan, _generated
+
+    aos = Path(__file__).parents[2] / "examples" / "armies" / "aos"
+    files = (ArmyFile.read(aos / "gilded_vanguard.yaml"), ArmyFile.read(aos / "ember_court.yaml"))
+    plan = SimulationPlan(files, None, ("simple", "simple"), 5, 2)
+    limit = plan.army_lists()[0].points_limit
+    plans = sweep_plans(plan, 0, "Stormhoof Lances", [120, 1500], key="points")
+    assert plans[1][1] > 2000 and plans[1][2].army_lists()[0].points_limit > 2000
+    own = _generated(plan.army_lists(), 7)
+    for _, _, varied in plans:
+        assert varied.board_points == limit
+        assert _generated(varied.army_lists(), 7, varied.board_points) == own
+
+
 def test_even_point_is_interpolated_between_sizes() -> None:
     points = [SweepPoint(10, 100, 10, 0, 90, 0), SweepPoint(20, 200, 90, 0, 10, 0)]
     even = even_points(points)

@@ -58,6 +58,8 @@ class SimulationPlan:
     players: tuple[str, str]
     seed: int
     battles: int
+    board_points: int | None = None  # the points generated battleplans are for (None: the
+    # armies' larger limit); a sweep keeps its files' own while it raises their limits
 
     def army_lists(self) -> tuple[ArmyList, ArmyList]:
         """Parse and validate both armies; a bad one raises an error naming its file."""
@@ -138,7 +140,8 @@ def play_battles(plan: SimulationPlan, items: Sequence[tuple[int, int]]) -> list
     results = []
     for index, seed in items:
         try:
-            setup = BattleSetup(ruleset, armies, board or _generated(armies, seed), seed)
+            made = board or _generated(armies, seed, plan.board_points)
+            setup = BattleSetup(ruleset, armies, made, seed)
             results.append(measure(index, seed, setup, fight_battle(setup, plan.players)))
         except Exception as exc:  # a bug in one battle must not lose the rest of the run
             results.append(BattleResult(index, seed, error=f"{type(exc).__name__}: {exc}"))
@@ -185,15 +188,18 @@ def measure(index: int, seed: int, setup: BattleSetup, record: BattleRecord) -> 
     )
 
 
-def _generated(armies: tuple[ArmyList, ArmyList], seed: int) -> dict[str, Any]:
-    """The battleplan ``load_setup`` generates for a battle without one (same points rule)."""
+def _generated(
+    armies: tuple[ArmyList, ArmyList], seed: int, points: int | None = None
+) -> dict[str, Any]:
+    """The battleplan ``load_setup`` generates for a battle without one (same points rule),
+    or one for ``points`` when given."""
     if armies[0].ruleset == "aos":
         from openwar.rulesets.aos.board import generated_board
     else:
         from openwar.rulesets.openwar.board import generated_board
 
     limit = max(armies[0].points_limit or 0, armies[1].points_limit or 0) or 1000
-    return generated_board(limit, seed)
+    return generated_board(points or limit, seed)
 
 
 @functools.lru_cache(maxsize=16)

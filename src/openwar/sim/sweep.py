@@ -3,9 +3,11 @@ characteristic, a weapon's number, its cost; :mod:`openwar.armies.profile`), pla
 seeded battles at every value, and find the value, and the army points, at which the matchup
 is even.
 
-Every value plays battles with the same seeds (common random numbers), and both armies' points
-limits are raised to the largest army of the sweep, so generated battleplans are the same at
-every value and differences come from the unit alone.
+Every value plays battles with the same seeds (common random numbers), on the battleplans the
+army files' own points limits generate (an Age of Sigmar table and its terrain grow with the
+points: a value over the limit is played on the files' table all the same), so the battleplans
+are the same at every value and differences come from the unit alone; both armies' limits are
+raised to the largest army of the sweep so that every value's army is read as valid.
 """
 
 from __future__ import annotations
@@ -138,6 +140,7 @@ def sweep_plans(
             raise OpenWarError(f"{label}: {sized[0]}")
     points = [r.cost.total for r in reports]
     limit = max([*points, *(a.points_limit or 0 for a in armies)])
+    table = max(a.points_limit or 0 for a in armies) or 1000  # the files' own battlefield
     other = armies[1 - side].model_copy(update={"points_limit": limit})
     result = []
     for value, army, total in zip(values, varied, points, strict=True):
@@ -146,8 +149,9 @@ def sweep_plans(
         files[side] = ArmyFile(f"{plan.armies[side].path} [{label}]", _text(army, limit))
         files[1 - side] = ArmyFile(plan.armies[1 - side].path, _text(other, limit))
         varied_plan = SimulationPlan(
-            (files[0], files[1]), plan.battleplan, plan.players, plan.seed, plan.battles
-        )
+            (files[0], files[1]), plan.battleplan, plan.players, plan.seed, plan.battles,
+            board_points=table,
+        )  # fmt: skip
         varied_plan.army_lists()
         result.append((value, total, varied_plan))
     return result
