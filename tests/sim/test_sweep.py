@@ -77,7 +77,7 @@ def test_an_aos_sweep_plays_every_value_on_the_table_of_the_files_own_points() -
     plan = SimulationPlan(files, None, ("simple", "simple"), 5, 2)
     limit = plan.army_lists()[0].points_limit
     plans = sweep_plans(plan, 0, "Stormhoof Lances", [120, 1500], key="points")
-    assert plans[1][1] > 2000 and plans[1][2].army_lists()[0].points_limit > 2000
+    assert plans[1][1] > 2000 and (plans[1][2].army_lists()[0].points_limit or 0) > 2000
     own = _generated(plan.army_lists(), 7)
     for _, _, varied in plans:
         assert varied.board_points == limit
@@ -179,7 +179,7 @@ def test_a_range_open_at_one_end_keeps_the_end_the_sweep_bounds() -> None:
     shown = Console(file=io.StringIO(), width=300)
     _print(shown, "Spears", "A", "size", points, even)
     text = shown.file.getvalue()  # type: ignore[attr-defined]
-    assert f"(95%: size {even['value_high']:g} or less, past the first value)" in text
+    assert f"(95%: size {even['value_high']:g} or less, past the smallest value swept)" in text
 
 
 def test_no_even_point_is_named_when_every_interval_holds_50_percent() -> None:
@@ -243,7 +243,10 @@ def test_sweep_of_armor_prints_the_even_value(capsys: pytest.CaptureFixture[str]
     assert {p["points"] for p in data["sweep"]} == {150}  # Armor is not priced
     code = main(argv)
     out = capsys.readouterr().out
-    assert code == 0 and "armor" in out.splitlines()[2]
+    assert code == 0 and any(line.startswith("┃ armor") for line in out.splitlines())
+    said = " ".join(out.split())  # what every value shares, said before the table
+    assert "A: Small Legion (varied) vs B: Small Lodge (130 pts); 2 battles a value, seed" in said
+    assert "players random,random, a battleplan generated for each battle from its seed" in said
     value = data["even"]["value"]
     expected = (
         "50% across this range" if value is None else f"Even matchup at about armor {value:g}"
@@ -355,4 +358,4 @@ def test_a_value_over_the_points_limit_is_marked(capsys: pytest.CaptureFixture[s
 def test_a_one_sided_range_names_the_end_it_knows() -> None:
     from openwar.cli.sweep import _spread
 
-    assert _spread("size", None, 12.5) == " (95%: size 12.5 or less, past the first value)"
+    assert _spread("size", None, 12.5) == " (95%: size 12.5 or less, past the smallest value swept)"

@@ -137,8 +137,9 @@ def sweep_command(
                 f"* over the army's {limit}-point limit: not a legal army, played all the same"
             )
         blind_to = " and ".join(sorted(set(plan.players))) if blind else None
-        _print(Console(highlight=False), unit, SIDES[index], key, points, even, note, limit,
-               blind_to)  # fmt: skip
+        console = Console(highlight=False)
+        console.print(_fixed(plan, index, battles), markup=False)
+        _print(console, unit, SIDES[index], key, points, even, note, limit, blind_to)
     failed = sum(p.failed for p in points)
     if failed:  # a value whose battles all failed reads as an even 50%
         Console(stderr=True, soft_wrap=True).print(
@@ -149,6 +150,17 @@ def sweep_command(
             highlight=False,
         )
         raise typer.Exit(1)
+
+
+def _fixed(plan: SimulationPlan, index: int, battles: int) -> str:
+    """What every value shares: the armies (the other at its file's points), the battles a
+    value with their seed, the players and the battleplans."""
+    armies = plan.army_lists()
+    other = armies[1 - index]
+    against = f"{SIDES[1 - index]}: {other.name} ({assess(other).cost.total} pts)"
+    return (f"{SIDES[index]}: {armies[index].name} (varied) vs {against}; "
+            f"{counted(battles, 'battle')} a value, seed {plan.seed} (the same battles at "
+            f"every value), players {','.join(plan.players)}, {plan.describe_board()}")  # fmt: skip
 
 
 def _what_to_vary(size: str | None, vary: str | None, values: str | None) -> tuple[str, list[int]]:
@@ -209,7 +221,7 @@ def _print(
     at = f"{key} {even['value']:g}"
     if even["points"] is not None:
         at += f", {even['points']:.0f} army points"
-    spread = _spread(key, even["value_low"], even["value_high"])
+    spread = _spread(key, even["value_low"], even["value_high"], even["low"], even["high"])
     crossings = int(even.get("crossings") or 0)
     again = (
         f" The share crosses 50% {crossings} times: the first is shown; more battles a value "
@@ -220,19 +232,32 @@ def _print(
     console.print(escape(f"Even matchup at about {at}{spread}.{again}"))
 
 
-def _spread(key: str, low: float | None, high: float | None) -> str:
-    """The even point's 95% range, an end past the sweep said as such (the end the sweep
-    does bound was left out when the other was open).
+def _spread(
+    key: str,
+    low: float | None,
+    high: float | None,
+    points_low: float | None = None,
+    points_high: float | None = None,
+) -> str:
+    """The even point's 95% range, in the varied number and, where the points change with
+    it, in army points; an end past the sweep said as such (the end the sweep does bound
+    was left out when the other was open).
 
-    >>> _spread("morale", 3.1, None), _spread("size", None, None)
-    (' (95%: morale 3.1 or more, past the last value)', ' (95% range reaches past the sweep)')
+    >>> _spread("size", 15.6, 25.5, 905.0, 960.0)
+    ' (95%: size 15.6 - 25.5, 905 - 960 army points)'
+    >>> _spread("morale", 3.1, None)
+    ' (95%: morale 3.1 or more, past the largest value swept)'
+    >>> _spread("size", None, None)
+    ' (95% range reaches past the sweep)'
     """
+    pts = points_low is not None and points_high is not None
     if low is not None and high is not None:
-        return f" (95%: {key} {low:g} - {high:g})"
+        also = f", {points_low:.0f} - {points_high:.0f} army points" if pts else ""
+        return f" (95%: {key} {low:g} - {high:g}{also})"
     if low is not None:
-        return f" (95%: {key} {low:g} or more, past the last value)"
+        return f" (95%: {key} {low:g} or more, past the largest value swept)"
     if high is not None:
-        return f" (95%: {key} {high:g} or less, past the first value)"
+        return f" (95%: {key} {high:g} or less, past the smallest value swept)"
     return " (95% range reaches past the sweep)"
 
 
