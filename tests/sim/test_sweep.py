@@ -359,3 +359,20 @@ def test_a_one_sided_range_names_the_end_it_knows() -> None:
     from openwar.cli.sweep import _spread
 
     assert _spread("size", None, 12.5) == " (95%: size 12.5 or less, past the smallest value swept)"
+
+
+def test_a_sweeps_varied_army_refused_names_no_command_that_cannot_run(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """It ended "`openwar army validate iron_road_legion.yaml [Ashwood Skirmishers x1]` lists
+    them": the varied army is no file to validate."""
+    from pathlib import Path
+
+    samples = Path(__file__).parents[2] / "examples" / "armies" / "openwar"
+    armies = [str(samples / "iron_road_legion.yaml"), str(samples / "hearthhold_lodge.yaml")]
+    argv = ["sweep", *armies, "--unit", "Ashwood Skirmishers", "--size", "1,10", "-n", "1",
+            "--workers", "1"]  # fmt: skip
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "[Ashwood Skirmishers x1]" in err and "(and 1 more)" in err, err
+    assert "army validate" not in err

@@ -48,5 +48,7 @@ def first_problem(path: Path | str, report: ArmyReport) -> str:
     rule, and where to see the others."""
     first = report.problems[0]
     more = len(report.problems) - 1
-    rest = f" (and {more} more: `openwar army validate {path}` lists them)" if more else ""
+    rest = f" (and {more} more)" if more else ""
+    if more and Path(path).is_file():  # not a sweep's varied army, nor a stored file moved
+        rest = f" (and {more} more: `openwar army validate {path}` lists them)"
     return f"{path}: {first}{rest}"
