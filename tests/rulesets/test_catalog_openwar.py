@@ -122,3 +122,6 @@ def test_catalog_table_output_lists_every_weapon(capsys: pytest.CaptureFixture[s
     assert main(["catalog", "openwar"]) == 0
     out = capsys.readouterr().out
     assert "Warhammer" in out and "10,8,7,-" in out and "Skills" in out
+    said = " ".join(out.split())  # the costs' columns explained under their tables
+    assert "Cost 1,10,20,U: points a miniature when any, 10 or more, or 20 or more" in said
+    assert "Cost: the unit's points at its default size (size x Pts/mini)" in said

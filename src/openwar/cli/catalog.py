@@ -46,12 +46,12 @@ def catalog_view(data: TableData, width: int) -> RenderableType:
             table.add_column(name, overflow="fold", width=size)
         for row in data.rows:
             table.add_row(*(escape(cell) for cell in row))
-        return table
+        return Group(table, Text(data.note, style="dim")) if data.note else table
     entries: list[RenderableType] = [Text(data.title, style="italic")]
     for row in data.rows:
         entries.append(Text(row[0], style="bold"))
         entries += _named_values(list(zip(data.columns[1:], row[1:], strict=True)), width - 2)
-    return Group(*entries)
+    return Group(*entries, *([Text(data.note, style="dim")] if data.note else []))
 
 
 def _named_values(pairs: list[tuple[str, str]], width: int) -> list[Text]:

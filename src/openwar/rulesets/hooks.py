@@ -31,6 +31,7 @@ class TableData:
     title: str
     columns: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
+    note: str = ""  # what a column's numbers mean, shown under the table
 
 
 class CatalogView(Protocol):

@@ -136,7 +136,9 @@ class OpenWarCatalog(RuleData):
              ", ".join(t.default_options + ([t.engine.name] if t.engine else [])))
             for t in self.unit_types
         )  # fmt: skip
-        return TableData("Unit types", columns, rows)
+        note = ("Cost: the unit's points at its default size (size x Pts/mini), before options; "
+                "Size: default (least-most). docs/rules/openwar.md U1-U3")  # fmt: skip
+        return TableData("Unit types", columns, rows, note)
 
     def _weapon_table(self) -> TableData:
         columns = ("Name", "Ranged/Melee", "Attacks", "Difficulty", "Pierce",
@@ -146,15 +148,23 @@ class OpenWarCatalog(RuleData):
              str(w.difficulty), str(w.pierce), _costs(w), ", ".join(w.special) or "-")
             for w in self.weapons
         )  # fmt: skip
-        return TableData("Weapons", columns, rows)
+        return TableData("Weapons", columns, rows, COSTS_NOTE)
 
     def _armour_table(self) -> TableData:
         rows = tuple((a.name, a.slot, a.effect, _costs(a)) for a in self.armour)
-        return TableData("Armour and shields", ("Name", "Slot", "Effect", "Cost 1,10,20,U"), rows)
+        columns = ("Name", "Slot", "Effect", "Cost 1,10,20,U")
+        return TableData("Armour and shields", columns, rows, COSTS_NOTE)
 
     def _skill_table(self) -> TableData:
         rows = tuple((s.name, _costs(s), s.effect) for s in self.skills)
-        return TableData("Skills", ("Name", "Cost 1,10,20,U", "Effect"), rows)
+        return TableData("Skills", ("Name", "Cost 1,10,20,U", "Effect"), rows, COSTS_NOTE)
+
+
+COSTS_NOTE = (
+    "Cost 1,10,20,U: points a miniature when any, 10 or more, or 20 or more of the unit's "
+    "miniatures take it, or U for the whole unit at once; the cheapest way that fits is paid "
+    "(U7); - is not offered: an alternate profile or special rule comes with its weapon (U8)"
+)
 
 
 def _costs(option: Costed) -> str:
