@@ -221,8 +221,9 @@ def test_even_point_of_a_number_that_leaves_the_points_alone() -> None:
     [
         (["--size", "10,20", "--vary", "armor", "--values", "3,4"], "not both"),
         ([], "--size SPEC, or --vary KEY --values SPEC"),
-        (["--vary", "armor"], "'--values'"),
-        (["--values", "3,4"], "'--vary'"),
+        (["--vary", "armor"], "'--values': not given; it goes with --vary KEY"),
+        (["--values", "3,4"], "'--vary': not given; it goes with --values SPEC"),
+        (["--size", "10.5,20"], "expected whole numbers as START:STOP:STEP or A,B,C"),
     ],
 )
 def test_what_to_vary_is_one_choice(

@@ -172,9 +172,11 @@ def _what_to_vary(size: str | None, vary: str | None, values: str | None) -> tup
         return SIZE, parse_values(size, lowest=None)  # the unit names its own least size
     if vary is None or values is None:
         missing = "--vary" if values is not None else "--values"
-        hint = "'--size'" if vary is None and values is None else f"'{missing}'"
-        raise typer.BadParameter("what to vary: --size SPEC, or --vary KEY --values SPEC",
-                                 param_hint=hint)  # fmt: skip
+        if vary is None and values is None:
+            raise typer.BadParameter("what to vary: --size SPEC, or --vary KEY --values SPEC",
+                                     param_hint="'--size'")  # fmt: skip
+        other = "--values SPEC" if missing == "--vary" else "--vary KEY"
+        raise typer.BadParameter(f"not given; it goes with {other}", param_hint=f"'{missing}'")
     if vary == SIZE:
         return SIZE, parse_values(values, "--values", lowest=None)
     return vary, parse_values(values, "--values", lowest=None)

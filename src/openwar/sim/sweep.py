@@ -32,6 +32,9 @@ SIZE = "size"
 MOST_VALUES = 100
 
 
+EXPECTED = "expected whole numbers as START:STOP:STEP or A,B,C"
+
+
 def parse_values(text: str, option: str = "--size", lowest: int | None = 1) -> list[int]:
     """``"10:30:5"`` (start:stop:step, stop included; a negative step counts down) or
     ``"10,15,30"``; ``option`` names the option in messages, ``lowest`` is the least value.
@@ -42,11 +45,11 @@ def parse_values(text: str, option: str = "--size", lowest: int | None = 1) -> l
     try:
         parts = [int(p) for p in text.split(":" if ":" in text else ",")]
     except ValueError as exc:
-        raise OpenWarError(f"{option} {text!r}: expected START:STOP:STEP or A,B,C") from exc
+        raise OpenWarError(f"{option} {text!r}: {EXPECTED}") from exc
     if ":" not in text:
         values = parts
     elif len(parts) not in (2, 3):
-        raise OpenWarError(f"{option} {text!r}: expected START:STOP:STEP or A,B,C")
+        raise OpenWarError(f"{option} {text!r}: {EXPECTED}")
     else:
         start, stop, by = (*parts, 1) if len(parts) == 2 else parts
         if start != stop and (by == 0 or (stop - start) * by < 0):  # 6:2:1 is no values
