@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -81,21 +82,37 @@ def _by_condition(ax: Any, played: list[BattleResult]) -> None:
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3, fontsize="small")
 
 
+def _bins(everything: list[float], low: float, high: float) -> list[float]:
+    """Bin edges: whole numbers (scores, models) each in a bar of its own, a bar a few
+    numbers wide over a long range; other numbers (points) in 20 bars.
+
+    >>> _bins([0, 1, 3], 0, 3)
+    [-0.5, 0.5, 1.5, 2.5, 3.5]
+    >>> len(_bins([0.5, 9.25], 0.5, 9.25))
+    21
+    """
+    if all(float(v).is_integer() for v in everything):
+        step = max(1, math.ceil((high - low + 1) / 40))
+        edges = [low - 0.5 + k * step for k in range(int((high - low) // step) + 2)]
+        return [float(e) for e in edges]
+    if high <= low:
+        return [low - 0.5, low + 0.5]
+    return [low + (high - low) * k / 20 for k in range(21)]
+
+
 def _histograms(ax: Any, values: list[list[float]], names: list[str], what: str) -> None:
     everything = values[0] + values[1]
     if everything:
         low, high = min(everything), max(everything)
-        bins = 20 if high > low else 1
         for side, (series, name) in enumerate(zip(values, names, strict=True)):
             ax.hist(
                 series,
-                bins=bins,
-                range=(low, high + 1e-9),
+                bins=_bins(everything, low, high),
                 alpha=0.6,
                 color=COLOURS[side],
                 label=f"{'AB'[side]}: {name}",
             )
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=8, loc="best")  # where it covers the fewest bars
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(what)
     ax.set_ylabel("battles")
