@@ -14,7 +14,7 @@ from openwar.engine.game import legal_actions
 from openwar.engine.state import GameState
 from openwar.rulesets.aos.moves import KEEP_CLEAR, coherent_groups, near_enemy
 
-from .kit import battle, first, gap, in_phase, kinds, line, place, play, profile, unit, weapon
+from .kit import R, battle, first, gap, in_phase, kinds, line, place, play, profile, unit, weapon
 
 FLY = {"template": "fly", "ability": "Fly"}
 
@@ -48,6 +48,22 @@ def test_aos_m1_a_move_never_crosses_other_models() -> None:
     place(state, "b", [(30.0, 40.0)])
     with pytest.raises(IllegalActionError, match="AOS-M1"):
         play(state, Action("move", 0, "a", point=(30.0, 14.5), choice="normal"))
+
+
+def test_aos_m1_a_move_past_a_base_at_touching_distance_is_not_a_crossing() -> None:
+    """w stands beside a's path at exactly touching distance: a heading turned towards it by
+    the last bits of a rounded point (the menu's points are rounded to a millionth) made the
+    exact sweep stop a at the touch, and the handler refused a run the menu had offered (a
+    battle of stop 52's measurement stopped so); a heading a visible hair further in crosses
+    w and is still refused."""
+    state = in_phase(battle([unit("a", 1), unit("w", 1)], [unit("b", 1)]), "movement")
+    place(state, "a", [(30.0, 10.0)])
+    place(state, "w", [(30.0 + 2 * R, 13.0)])  # beside the path, touching distance
+    place(state, "b", [(30.0, 40.0)])
+    after, _ = play(state, Action("move", 0, "a", point=(30.0 + 1e-7, 15.0), choice="normal"))
+    assert after.pos[after.on_table("a")][0][1] == pytest.approx(15.0)
+    with pytest.raises(IllegalActionError, match="AOS-M1"):
+        play(state, Action("move", 0, "a", point=(30.01, 15.0), choice="normal"))
 
 
 def test_aos_b8_a_blocked_way_is_offered_turned_round_the_block() -> None:
