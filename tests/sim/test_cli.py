@@ -119,6 +119,17 @@ def test_runs_list_at_80_columns_wraps_the_armies_not_the_status_or_players(
     assert "│ random  │" in out and "interrupted" in out and "complete" in out
 
 
+def test_runs_list_tells_runs_of_variant_files_apart_by_their_files_and_seed(
+    capsys: pytest.CaptureFixture[str], store_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Runs of two variants of one army (the same army name) read the same in the list."""
+    simulate_json(capsys, "--workers", "1")
+    monkeypatch.setenv("COLUMNS", "160")
+    code, out, _ = run(capsys, "runs", "list")
+    said = " ".join(out.split())
+    assert code == 0 and f"{ARMY_A.name} vs {ARMY_B.name}, seed " in said, out
+
+
 def test_runs_show_keeps_each_armys_path_whole_on_a_line_of_its_own(
     capsys: pytest.CaptureFixture[str], store_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

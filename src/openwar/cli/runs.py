@@ -8,7 +8,7 @@ import os
 import shlex
 import sys
 from collections.abc import Iterator
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Annotated
 
 import typer
@@ -74,6 +74,7 @@ def list_runs(
             justify="right" if column in ("id", "battles") else "left",
             no_wrap=column not in ("A vs B", "players"),
             ratio={"A vs B": 2, "players": 1}.get(column),
+            overflow="fold" if column == "A vs B" else "ellipsis",  # file names kept whole
         )
     for run in found:
         players = run.plan.players
@@ -81,13 +82,21 @@ def list_runs(
             table.add_row(
                 str(run.id),
                 f"{run.created[:10]}\n{run.created[11:16]}",
-                escape(f"{run.army_names[0]} vs {run.army_names[1]}"),
+                _armies_cell(run),
                 players[0] if players[0] == players[1] else ", ".join(players),
                 f"{run.done}/{run.plan.battles}",
                 run.status,
                 _win_rate(run).replace(" (", "\n(", 1),
             )
     Console(highlight=False).print(table)
+
+
+def _armies_cell(run: StoredRun) -> str:
+    """The armies' names, then their files' names, dim, and the seed: runs of variant files
+    of one army (the same name) are told apart."""
+    files = " vs ".join(PurePath(army.path).name for army in run.plan.armies)
+    names = escape(f"{run.army_names[0]} vs {run.army_names[1]}")
+    return f"{names}\n[dim]{escape(files)}, seed {run.plan.seed}[/dim]"
 
 
 @runs_app.command("show")
