@@ -84,6 +84,25 @@ def test_an_aos_sweep_plays_every_value_on_the_table_of_the_files_own_points() -
         assert _generated(varied.army_lists(), 7, varied.board_points) == own
 
 
+def test_a_sweeps_battles_are_generated_for_the_plans_board_points(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """play_battles hands the plan's board_points to the battleplan generator."""
+    from dataclasses import replace
+
+    import openwar.sim.plan as plan_module
+
+    asked: list[int | None] = []
+
+    def generated(armies: object, seed: int, points: int | None = None) -> dict[str, object]:
+        asked.append(points)
+        raise RuntimeError("enough")  # recorded as the battle's error; nothing else played
+
+    monkeypatch.setattr(plan_module, "_generated", generated)
+    (result,) = plan_module.play_battles(replace(small_plan(), board_points=777), [(0, 3)])
+    assert asked == [777] and "enough" in str(result.error)
+
+
 def test_even_point_is_interpolated_between_sizes() -> None:
     points = [SweepPoint(10, 100, 10, 0, 90, 0), SweepPoint(20, 200, 90, 0, 10, 0)]
     even = even_points(points)

@@ -74,7 +74,7 @@ def list_runs(
             justify="right" if column in ("id", "battles") else "left",
             no_wrap=column not in ("A vs B", "players"),
             ratio={"A vs B": 2, "players": 1}.get(column),
-            overflow="fold" if column == "A vs B" else "ellipsis",  # file names kept whole
+            overflow="fold" if column == "A vs B" else "ellipsis",  # file names folded, not cut
         )
     for run in found:
         players = run.plan.players

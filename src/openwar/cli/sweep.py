@@ -242,8 +242,8 @@ def _spread(
     points_high: float | None = None,
 ) -> str:
     """The even point's 95% range, in the varied number and, where the points change with
-    it, in army points; an end past the sweep said as such (the end the sweep does bound
-    was left out when the other was open).
+    it and both ends are inside the sweep, in army points; an end past the sweep said as
+    such, the other kept.
 
     >>> _spread("size", 15.6, 25.5, 905.0, 960.0)
     ' (95%: size 15.6 - 25.5, 905 - 960 army points)'

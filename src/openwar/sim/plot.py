@@ -88,8 +88,8 @@ def _bins(everything: list[float], low: float, high: float) -> list[float]:
 
     >>> _bins([0, 1, 3], 0, 3)
     [-0.5, 0.5, 1.5, 2.5, 3.5]
-    >>> len(_bins([0.5, 9.25], 0.5, 9.25))
-    21
+    >>> len(_bins([0.5, 9.25], 0.5, 9.25)), _bins([229.244, 465.04], 229.244, 465.04)[-1]
+    (21, 465.04)
     """
     if all(float(v).is_integer() for v in everything):
         step = max(1, math.ceil((high - low + 1) / 40))
@@ -97,7 +97,7 @@ def _bins(everything: list[float], low: float, high: float) -> list[float]:
         return [float(e) for e in edges]
     if high <= low:
         return [low - 0.5, low + 0.5]
-    return [low + (high - low) * k / 20 for k in range(21)]
+    return [low + (high - low) * k / 20 for k in range(20)] + [high]  # the largest in the last
 
 
 def _histograms(ax: Any, values: list[list[float]], names: list[str], what: str) -> None:
@@ -112,7 +112,7 @@ def _histograms(ax: Any, values: list[list[float]], names: list[str], what: str)
                 color=COLOURS[side],
                 label=f"{'AB'[side]}: {name}",
             )
-        ax.legend(fontsize=8, loc="best")  # where it covers the fewest bars
+        ax.legend(fontsize=8)
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(what)
     ax.set_ylabel("battles")

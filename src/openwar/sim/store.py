@@ -211,7 +211,10 @@ class RunStore:
     # -- writing ---------------------------------------------------------------------------
     @guarded("written")
     def create(self, plan: SimulationPlan, names: tuple[str, str], code_version: str) -> int:
-        """Record a new run's inputs; returns its id."""
+        """Record a new run's inputs; returns its id. A run's battleplans are generated for
+        its armies' limits (``board_points`` is a sweep's, and sweeps are not stored)."""
+        if plan.board_points is not None:
+            raise ValueError("a plan with board_points (a sweep's) is not stored")
         a, b = plan.armies
         with self._db:
             cursor = self._db.execute(

@@ -14,10 +14,11 @@ from openwar.engine.game import Dice
 from openwar.engine.space import (
     OVERLAP_TOLERANCE,
     centroid,
+    dot2,
     furthest_translation,
     placement_clear,
 )
-from openwar.engine.state import GameState, UnitState
+from openwar.engine.state import POSITION_DECIMALS, GameState, UnitState
 from openwar.rulesets.aos import attacks, characteristics, garrisons, magic, phases, victory
 from openwar.rulesets.aos.board import base_to_shape, terrain
 from openwar.rulesets.aos.moves import (
@@ -230,28 +231,25 @@ def check_move(
 
 
 def only_grazes(state: GameState, members: np.ndarray, shift: np.ndarray) -> bool:
-    """Whether a straight move the exact sweep stops only grazes other bases: no base comes
-    nearer another than touching (to the positions' rounding, OVERLAP_TOLERANCE) and none
-    ends off the table. The sweep stops a base at a touch, and a move that passes a base at
-    exactly touching distance (models side by side in a grid) stops there or not by the last
-    bit of its heading: the menu's point, rounded to a millionth, turned a run the menu had
-    offered a hair towards a base it passes touching, and the run was refused (a battle
-    stopped in 1 of 10,752 of stop 52's measurement). Touching is not crossing (AOS-M1)."""
+    """Whether a straight move the exact sweep stops only grazes other bases: on the way no
+    base comes nearer another than touching (to the positions' rounding, OVERLAP_TOLERANCE),
+    and where the move ends, rounded as positions are, the unit stands on the table
+    overlapping no base (:func:`placement_clear`). The sweep stops a base at a touch, and a
+    move that passes a base at exactly touching distance (models side by side in a grid)
+    stopped there or not by the last bit of its heading: the menu's point, rounded to a
+    millionth, turned a run the menu had offered a hair towards a base it passes touching,
+    and the run was refused (a battle stopped in 1 of 10,752 of stop 52's measurement).
+    Touching is not crossing (AOS-M1). Dot products as :func:`dot2` makes them, the same
+    bits on every machine."""
     start, r = state.pos[members], state.radius[members]
-    end = start + shift
-    width, depth = float(state.board["width"]), float(state.board["depth"])
-    room = (width + OVERLAP_TOLERANCE, depth + OVERLAP_TOLERANCE)
-    if ((end - r[:, None] < -OVERLAP_TOLERANCE) | (end + r[:, None] > room)).any():
+    if not placement_clear(state, members, np.round(start + shift, POSITION_DECIMALS)):
         return False
-    everyone = np.nonzero(state.alive & state.deployed)[0]
-    others = np.setdiff1d(everyone, members)
-    if len(others) == 0:
+    others = np.setdiff1d(np.nonzero(state.alive & state.deployed)[0], members)
+    length2 = float(dot2(shift, shift))
+    if len(others) == 0 or length2 == 0.0:
         return True
     centres = state.pos[others]
-    length2 = float(shift @ shift)
-    if length2 == 0.0:
-        return True
-    along = ((centres[None, :, :] - start[:, None, :]) @ shift) / length2  # (n, m)
+    along = dot2(centres[None, :, :] - start[:, None, :], shift) / length2  # (n, m)
     nearest = start[:, None, :] + np.clip(along, 0.0, 1.0)[..., None] * shift
     apart = np.hypot(*np.moveaxis(nearest - centres[None, :, :], -1, 0))
     return bool((apart - r[:, None] - state.radius[others][None, :] >= -OVERLAP_TOLERANCE).all())

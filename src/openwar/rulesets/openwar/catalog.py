@@ -163,7 +163,8 @@ class OpenWarCatalog(RuleData):
 COSTS_NOTE = (
     "Cost 1,10,20,U: points a miniature when any, 10 or more, or 20 or more of the unit's "
     "miniatures take it, or U for the whole unit at once; the cheapest way that fits is paid "
-    "(U7); - is not offered: an alternate profile or special rule comes with its weapon (U8)"
+    "(U7). '-': that way is not offered; an entry with every way '-' (an alternate profile "
+    "or a special rule) comes only with its weapon (U8)"
 )
 
 
