@@ -137,7 +137,10 @@ def test_an_aos_points_sweep_says_the_points_are_per_block() -> None:
     assert hooks.profile_note(spears, "points") == (
         "points: the warscroll's points for each 10 models (a unit of 20 pays them twice)"
     )
-    assert hooks.profile_note(spears, "save") is None
+    assert hooks.profile_note(spears, "bravery") is None
+    rolled = "the roll needed on a dice (4 is 4+; a lower number is better)"  # it read "save 3"
+    assert hooks.profile_note(spears, "save") == f"save: {rolled}"
+    assert hooks.profile_note(spears, "Spear.to_hit") == f"Spear.to_hit: {rolled}"
     assert load_ruleset("openwar").hooks.profile_note(spears, "points_per_miniature") is None
 
 

@@ -61,7 +61,10 @@ class AosHooks(RulesetHooks[AosCatalog]):
         return cost, problems
 
     def profile_note(self, unit: ArmyUnit, key: str) -> str | None:
-        """A warscroll's points are for each block of its size (U3)."""
+        """A warscroll's points are for each block of its size (U3); a save, to-hit or
+        to-wound number is the roll needed (4 is 4+)."""
+        if key == "save" or key.endswith((".to_hit", ".to_wound")):
+            return f"{key}: the roll needed on a dice (4 is 4+; a lower number is better)"
         name = find_name(unit.type, self.catalog.unit_names())
         scroll = self.catalog.unit(name) if name else None
         if key != "points" or scroll is None:
