@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -72,9 +72,19 @@ def load_setup(
     first, _ = load_force(army_files[0], "a")
     second, _ = load_force(army_files[1], "b")
     if board is None:
-        limit = max(first.points_limit or 0, second.points_limit or 0) or 1000
-        board = generated_board(points or limit, seed)
+        board = generated_board(points or plan_points((first, second)), seed)
     return BattleSetup(ruleset, (first, second), board, seed)
+
+
+def plan_points(armies: Sequence[Any]) -> int:
+    """The points a battle's generated battleplan is for: the larger of the armies' limits,
+    1000 when neither has one (its table and terrain follow them, BP.1).
+
+    >>> from types import SimpleNamespace as Army
+    >>> plan_points([Army(points_limit=750), Army(points_limit=None)])
+    750
+    """
+    return max((army.points_limit or 0 for army in armies), default=0) or 1000
 
 
 def last_round(setup: BattleSetup) -> int:

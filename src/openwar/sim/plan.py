@@ -24,7 +24,7 @@ from openwar.armies.model import ArmyList
 from openwar.armies.ready import first_problem, no_battles
 from openwar.armies.validate import assess
 from openwar.battleplans.files import plan_board
-from openwar.battles import BattleSetup, fight_battle
+from openwar.battles import BattleSetup, fight_battle, plan_points
 from openwar.engine.runner import BattleRecord
 from openwar.errors import OpenWarError
 
@@ -198,8 +198,7 @@ def _generated(
     else:
         from openwar.rulesets.openwar.board import generated_board
 
-    limit = max(armies[0].points_limit or 0, armies[1].points_limit or 0) or 1000
-    return generated_board(points or limit, seed)
+    return generated_board(points or plan_points(armies), seed)
 
 
 @functools.lru_cache(maxsize=16)

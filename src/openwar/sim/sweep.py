@@ -21,6 +21,7 @@ from openwar.armies.files import army_yaml
 from openwar.armies.model import ArmyList
 from openwar.armies.suggest import close_names, did_you_mean
 from openwar.armies.validate import assess
+from openwar.battles import plan_points
 from openwar.errors import OpenWarError
 from openwar.rulesets import load_ruleset
 from openwar.sim.executors import Executor, chunked
@@ -143,7 +144,7 @@ def sweep_plans(
             raise OpenWarError(f"{label}: {sized[0]}")
     points = [r.cost.total for r in reports]
     limit = max([*points, *(a.points_limit or 0 for a in armies)])
-    table = max(a.points_limit or 0 for a in armies) or 1000  # the files' own battlefield
+    table = plan_points(armies)  # the files' own battlefield
     other = armies[1 - side].model_copy(update={"points_limit": limit})
     result = []
     for value, army, total in zip(values, varied, points, strict=True):
