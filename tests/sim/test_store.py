@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -130,8 +131,8 @@ def test_default_store_follows_environment(monkeypatch: pytest.MonkeyPatch, tmp_
 
 
 def _old_store(path: Path, battles: int = 2) -> list[BattleResult]:
-    """A store as OpenWar wrote it before battles recorded their victory condition: a run of
-    ``battles`` battles; the results as played (with their condition)."""
+    """A store as OpenWar wrote it before battles recorded their victory condition and each
+    unit's kills: a run of ``battles`` battles; the results as played (with both)."""
     import sqlite3
 
     with RunStore(path) as store:
@@ -139,6 +140,7 @@ def _old_store(path: Path, battles: int = 2) -> list[BattleResult]:
         played = play_run(store, run_id, InProcess()).results
     db = sqlite3.connect(path)
     db.execute("ALTER TABLE battles DROP COLUMN condition")
+    db.execute("ALTER TABLE battles DROP COLUMN units_slew")
     db.commit()
     db.close()
     return played
@@ -147,15 +149,16 @@ def _old_store(path: Path, battles: int = 2) -> list[BattleResult]:
 def test_a_store_from_before_conditions_gets_the_column_filled(store_path: Path) -> None:
     """A store whose battles table has no condition column (an older OpenWar's) opens with
     the column added and each battle's condition filled in from its board, so a resumed or
-    re-read run summarises as it was played."""
+    re-read run summarises as it was played. Kills were not measured: its battles have none
+    (and its summary no points slain), but the column is there for the battles to come."""
     import sqlite3
 
     played = _old_store(store_path)
-    assert all(r.condition for r in played)
+    assert all(r.condition for r in played) and all(r.units_slew for r in played)
     with RunStore(store_path) as store:
-        assert store.results(1) == played
+        assert store.results(1) == [replace(r, units_slew=()) for r in played]
     columns = [row[1] for row in sqlite3.connect(store_path).execute("PRAGMA table_info(battles)")]
-    assert columns.count("condition") == 1
+    assert columns.count("condition") == 1 and columns.count("units_slew") == 1
 
 
 def test_an_old_store_that_cannot_be_written_is_still_read(
@@ -175,7 +178,7 @@ def test_an_old_store_that_cannot_be_written_is_still_read(
     with RunStore(store_path) as store:
         assert [r.id for r in store.runs()] == [1]
         read = store.results(1)
-    assert [r.condition for r in read] == ["", ""]
+    assert [r.condition for r in read] == ["", ""] and [r.units_slew for r in read] == [(), ()]
     assert [r.scores for r in read] == [r.scores for r in played]
 
 

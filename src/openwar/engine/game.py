@@ -8,6 +8,7 @@ A ruleset's battle module provides a :class:`Rules` object. ``apply`` hands the 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -108,6 +109,12 @@ class Rules(Protocol):
 
     def outcome(self, state: GameState) -> Outcome | None:
         """The result once the battle is over, else None."""
+        ...
+
+    def kills(self, events: Iterable[Event]) -> Iterator[tuple[str, str, int]]:
+        """Who slew whom in a battle's events, in order: ``(unit, target unit, models
+        slain)`` for the models a unit's own attacks and spells slew. Models that fled and
+        those slain by terrain, twists or ruses are no unit's kills."""
         ...
 
 

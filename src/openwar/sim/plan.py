@@ -14,6 +14,7 @@ import functools
 import hashlib
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from openwar.armies.ready import first_problem, no_battles
 from openwar.armies.validate import assess
 from openwar.battleplans.files import plan_board
 from openwar.battles import BattleSetup, fight_battle, plan_points
+from openwar.engine.game import rules_for
 from openwar.engine.runner import BattleRecord
 from openwar.errors import OpenWarError
 
@@ -85,7 +87,10 @@ class SimulationPlan:
 class BattleResult:
     """How one battle of a run ended, measured per side (index 0 is A, 1 is B).
 
-    ``points_lost`` counts each unit's points in proportion to its miniatures slain or fled.
+    ``points_lost`` counts each unit's points in proportion to its miniatures slain or fled;
+    ``units_slew`` is, per unit, the enemy points its own attacks and spells slew (each model
+    slain its unit's points over its miniatures; ``Rules.kills``), empty in runs stored
+    before it was measured.
     A battle the engine could not finish has ``error`` set and no outcome.
     """
 
@@ -103,6 +108,7 @@ class BattleResult:
     units_size: tuple[int, ...] = ()
     error: str | None = None
     condition: str = ""  # the battleplan's victory condition ("" for none): how scores count
+    units_slew: tuple[float, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -125,6 +131,7 @@ class BattleResult:
             units_size=tuple(int(x) for x in data["units_size"]),
             error=data.get("error"),
             condition=str(data.get("condition", "")),
+            units_slew=tuple(float(x) for x in data.get("units_slew", ())),
         )
 
 
@@ -170,6 +177,10 @@ def measure(index: int, seed: int, setup: BattleSetup, record: BattleRecord) -> 
         unit = final.units[i]
         minis[unit.side] += int(size[i])
         points[unit.side] += float(unit.points)
+    slew = [0.0] * count
+    for unit_id, target_id, slain in rules_for(setup.ruleset).kills(chain(*record.events)):
+        target = final.unit_index(target_id)
+        slew[final.unit_index(unit_id)] += final.units[target].points * slain / int(size[target])
     result = record.outcome
     return BattleResult(
         index=index,
@@ -185,6 +196,7 @@ def measure(index: int, seed: int, setup: BattleSetup, record: BattleRecord) -> 
         units_lost=tuple(int(x) for x in lost),
         units_size=tuple(int(x) for x in size),
         condition=str(setup.board.get("victory") or ""),
+        units_slew=tuple(round(x, 6) for x in slew),
     )
 
 

@@ -111,18 +111,33 @@ def _conditions(conditions: dict[str, dict[str, Any]]) -> Table:
 
 
 def _units(summary: dict[str, Any]) -> Table:
-    table = Table(title="Units", title_justify="left")
-    for column in ("side", "unit", "pts", "minis", "lost (mean share)", "wiped out"):
+    slain = all("points_slain" in unit for unit in summary["units"])  # not in older runs
+    caption = "lost: mean share of its miniatures" + (
+        "; pts slain: enemy points its own attacks and spells slew, mean a battle (models "
+        "that fled are no unit's); slain/pt: over its own points"
+        if slain
+        else ""
+    )
+    table = Table(title="Units", title_justify="left", caption=caption, caption_justify="left")
+    columns = ["side", "unit", "pts", "minis", "lost", "wiped out"]
+    for column in columns + (["pts slain", "slain/pt"] if slain else []):
         table.add_column(column, justify="left" if column == "unit" else "right")
     for unit in summary["units"]:
-        table.add_row(
+        cells = [
             unit["side"],
             escape(unit["unit"]),
             str(unit["points"]),
             str(unit["miniatures"]),
             f"{unit['share_lost']:.0%}",
             f"{unit['destroyed']['rate']:.0%}",
-        )
+        ]
+        if slain:
+            per_point = unit["slain_per_point"]
+            cells += [
+                f"{unit['points_slain']['mean']:.1f}",
+                "-" if per_point is None else f"{per_point:.2f}",
+            ]
+        table.add_row(*cells)
     return table
 
 

@@ -59,6 +59,7 @@ CREATE TABLE IF NOT EXISTS battles (
     units_size TEXT NOT NULL,
     error TEXT,
     condition TEXT NOT NULL DEFAULT '',
+    units_slew TEXT NOT NULL DEFAULT '[]',
     PRIMARY KEY (run_id, idx)
 );
 """
@@ -81,7 +82,10 @@ BATTLE_COLUMNS = (
     "units_size",
     "error",
     "condition",
+    "units_slew",
 )
+# columns added since the first stores, with what a store without them reads instead
+LATER_COLUMNS = {"condition": "''", "units_slew": "'[]'"}
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -196,7 +200,7 @@ class RunStore:
             raise OpenWarError(f"results store {path}: no runs stored yet (run `openwar "
                                "simulate` first)")  # fmt: skip
         self._db.executescript(SCHEMA)
-        self._conditions = _add_condition_column(self._db)
+        self._missing = _add_later_columns(self._db)
         self._db.execute("PRAGMA foreign_keys = ON")
 
     def close(self) -> None:
@@ -295,10 +299,10 @@ class RunStore:
         return [self.run(i) for i in ids]
 
     def _columns(self) -> tuple[str, ...]:
-        """The battle columns to read (a store without the condition column reads none)."""
-        if self._conditions:
-            return BATTLE_COLUMNS
-        return (*BATTLE_COLUMNS[:-1], "'' AS condition")
+        """The battle columns to read (a column a store lacks reads as its default)."""
+        return tuple(
+            f"{LATER_COLUMNS[c]} AS {c}" if c in self._missing else c for c in BATTLE_COLUMNS
+        )
 
     @guarded("read")
     def results(self, run_id: int) -> list[BattleResult]:
@@ -385,20 +389,24 @@ def _refuse_foreign(db: sqlite3.Connection, path: Path) -> bool:
     return True
 
 
-def _add_condition_column(db: sqlite3.Connection) -> bool:
-    """Give a store written before battles recorded their victory condition the column, filled
-    in for its battles; whether the battles table has the column (a store that cannot be
-    written, or that another process is changing, is read without it)."""
-    if "condition" in _battle_columns(db):
-        return True
+def _add_later_columns(db: sqlite3.Connection) -> set[str]:
+    """Give a store written before battles recorded their victory condition, or each unit's
+    kills, the columns (the conditions filled in for its battles; kills were not measured, so
+    none are read); the columns the battles table still lacks (a store that cannot be
+    written, or that another process is changing, is read without them)."""
+    missing = [c for c in LATER_COLUMNS if c not in _battle_columns(db)]
+    if not missing:
+        return set()
     try:
-        db.execute("ALTER TABLE battles ADD COLUMN condition TEXT NOT NULL DEFAULT ''")
-        _fill_conditions(db)
+        for column in missing:
+            default = LATER_COLUMNS[column]
+            db.execute(f"ALTER TABLE battles ADD COLUMN {column} TEXT NOT NULL DEFAULT {default}")
+        if "condition" in missing:
+            _fill_conditions(db)
         db.commit()
     except sqlite3.OperationalError:
         db.rollback()
-        return "condition" in _battle_columns(db)
-    return True
+    return set(LATER_COLUMNS) - _battle_columns(db)
 
 
 def _battle_columns(db: sqlite3.Connection) -> set[str]:
@@ -451,6 +459,7 @@ def _battle_row(r: BattleResult) -> tuple[Any, ...]:
         json.dumps(list(r.units_size)),
         r.error,
         r.condition,
+        json.dumps(list(r.units_slew)),
     )
 
 
@@ -473,6 +482,7 @@ def _battle(row: tuple[Any, ...]) -> BattleResult:
         units_size=tuple(json.loads(us)),
         error=err,
         condition=row[16],
+        units_slew=tuple(float(x) for x in json.loads(row[17])),
     )
 
 

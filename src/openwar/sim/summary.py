@@ -128,7 +128,9 @@ def _efficiency(
 
 
 def _units(played: list[BattleResult], sides: tuple[SideInfo, SideInfo]) -> list[dict[str, Any]]:
-    """Per unit: points, miniatures, mean share of miniatures lost, how often wiped out."""
+    """Per unit: points, miniatures, mean share of miniatures lost, how often wiped out and,
+    when every battle measured it, the enemy points it slew (mean a battle, and per point of
+    its own cost: above 1, it earned its points back)."""
     named = [
         (side, name, points)
         for side, s in zip(SIDES, sides, strict=True)
@@ -138,6 +140,7 @@ def _units(played: list[BattleResult], sides: tuple[SideInfo, SideInfo]) -> list
         return []
     size = played[0].units_size
     n = len(played)
+    measured = all(len(r.units_slew) == len(named) for r in played)
     rows = []
     for k, (side, name, points) in enumerate(named):
         lost = [r.units_lost[k] / size[k] if size[k] else 0.0 for r in played]
@@ -152,4 +155,8 @@ def _units(played: list[BattleResult], sides: tuple[SideInfo, SideInfo]) -> list
                 "destroyed": rate(wiped, n),
             }
         )
+        if measured:
+            slew = describe([r.units_slew[k] for r in played])
+            rows[-1]["points_slain"] = slew
+            rows[-1]["slain_per_point"] = round(slew["mean"] / points, 6) if points else None
     return rows

@@ -10,12 +10,14 @@ first), hero, movement, shooting, charge, combat, battleshock, over.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 from openwar.engine.actions import Action
 from openwar.engine.errors import IllegalActionError
 from openwar.engine.events import Event
 from openwar.engine.game import Dice, Outcome
 from openwar.engine.state import GameState
-from openwar.rulesets.aos import handlers, magic, phases, setup, victory
+from openwar.rulesets.aos import handlers, magic, phases, report, setup, victory
 
 VERSION = "0.2.0"  # 0.2: the defender decides allocations (AOS-D10): older replays differ
 TURN_PHASES = ("hero", "movement", "shooting", "charge", "combat", "battleshock")
@@ -24,6 +26,9 @@ TURN_PHASES = ("hero", "movement", "shooting", "charge", "combat", "battleshock"
 class AosRules:
     name = "aos"
     version = VERSION
+
+    def kills(self, events: Iterable[Event]) -> Iterator[tuple[str, str, int]]:
+        return report.kills(events)
 
     def legal_actions(self, state: GameState) -> list[Action]:
         from openwar.rulesets.aos import menu

@@ -184,10 +184,11 @@ def unbind(state: GameState, action: Action, dice: Dice) -> list[Event]:
 def effect(state: GameState, pending: dict[str, Any], dice: Dice) -> list[Event]:
     spell = battle_rules().spell(str(pending["spell"]))
     target = str(pending["target"])
-    caster_side = state.unit(str(pending["caster"])).side
+    caster = str(pending["caster"])
+    caster_side = state.unit(caster).side
     if spell.target == "friend":
         state.unit(target).flags["mystic_shield"] = caster_side
-        return [Event("spell", {"spell": spell.name, "target": target})]
+        return [Event("spell", {"spell": spell.name, "target": target, "caster": caster})]
     amount = spell.mortal_wounds
     if (
         spell.big_roll is not None
@@ -195,5 +196,6 @@ def effect(state: GameState, pending: dict[str, Any], dice: Dice) -> list[Event]
         and spell.big_mortal_wounds
     ):
         amount = roll_expr(spell.big_mortal_wounds, dice)
-    events = [Event("spell", {"spell": spell.name, "target": target, "mortal_wounds": amount})]
+    told = {"spell": spell.name, "target": target, "caster": caster, "mortal_wounds": amount}
+    events = [Event("spell", told)]
     return events + mortal_wounds(state, target, amount, dice, caster_side, spell.name)

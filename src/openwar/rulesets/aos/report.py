@@ -4,6 +4,7 @@ moments worth telling (charges, spells, units destroyed, generals slain, twists 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,6 +43,23 @@ class RoundReport:
     def to_json(self) -> dict[str, Any]:
         return {"round": self.number, "first": self.first,
                 "sides": [s.to_json() for s in self.sides], "moments": self.moments}  # fmt: skip
+
+
+def kills(events: Iterable[Event]) -> Iterator[tuple[str, str, int]]:
+    """Each unit's kills: the models slain by the wounds its attacks and spells caused. An
+    attack's wounds may be allocated actions later (the defender chooses how, AOS-D10), so a
+    ``wounds`` event is matched to the last attack (or spell) aimed at the wounded unit."""
+    cause: dict[tuple[str, str], str] = {}  # (wounded unit, source) -> the unit behind it
+    for event in events:
+        d = event.data
+        if event.kind == "attack":
+            cause[(str(d["target"]), "attack")] = str(d["unit"])
+        elif event.kind == "spell" and "caster" in d:
+            cause[(str(d["target"]), str(d["spell"]))] = str(d["caster"])
+        elif event.kind == "wounds" and d["slain"]:
+            who = cause.get((str(d["unit"]), str(d["source"])))
+            if who is not None:
+                yield who, str(d["unit"]), int(d["slain"])
 
 
 def report(record: BattleRecord) -> list[RoundReport]:

@@ -8,6 +8,7 @@ side with no such unit passes. The round ends when every unit has had an order.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from openwar.engine.actions import Action
@@ -30,6 +31,12 @@ VERSION = "0.4.0"  # 0.2.0: the twist (OW-X1..); 0.3.0: the ruses (OW-R1..); 0.4
 class OpenWarRules:
     name = "openwar"
     version = VERSION
+
+    def kills(self, events: Iterable[Event]) -> Iterator[tuple[str, str, int]]:
+        """A unit's kills are its attacks' slain, shooting and fighting alike (OW-A1 to OW-A7)."""
+        for event in events:
+            if event.kind == "attack" and event.data["slain"]:
+                yield str(event.data["unit"]), str(event.data["target"]), int(event.data["slain"])
 
     # -- the menu ---------------------------------------------------------------------------
     def legal_actions(self, state: GameState) -> list[Action]:

@@ -1,0 +1,144 @@
+"""Who slew whom: each ruleset's ``kills`` and the per-unit points slain a simulation keeps."""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+from dataclasses import replace
+from itertools import chain
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from openwar.battles import fight_battle, load_setup
+from openwar.engine.events import Event
+from openwar.engine.game import rules_for
+from openwar.sim.plan import BattleResult, measure
+from openwar.sim.report import print_summary
+from openwar.sim.summary import SideInfo, summarise
+
+from .conftest import small_plan
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "armies"
+ARMIES = {
+    "aos": ("aos/ember_court.yaml", "aos/gilded_vanguard.yaml"),
+    "openwar": ("openwar/iron_road_legion.yaml", "openwar/hearthhold_lodge.yaml"),
+}
+
+
+def wounds(unit: str, slain: int, source: str = "attack", by: int | None = 0) -> Event:
+    data = {"unit": unit, "wounds": 3, "negated": 0, "slain": slain, "source": source, "by": by}
+    return Event("wounds", data)
+
+
+def test_an_aos_kill_is_the_last_attack_or_spell_at_the_wounded_unit() -> None:
+    """An attack's wounds allocated actions later (the defender chose how) are still its
+    attacker's; a split attack's wounds each their own target's; a spell's its caster's;
+    lightning, terrain and battleshock are no unit's."""
+    events = [
+        Event("attack", {"unit": "a1", "target": "b1", "damage": 4}),
+        Event("attack", {"unit": "a1", "target": "b2", "damage": 1}),  # a split (AOS-F3)
+        wounds("b2", 1),
+        Event("attack", {"unit": "a2", "target": "b1", "damage": 2}),  # an older attack's
+        wounds("b1", 2),  # allocation would be a1's; a2 attacked b1 since
+        Event("spell", {"spell": "Arcane Bolt", "target": "b1", "caster": "a3"}),
+        wounds("b1", 1, source="Arcane Bolt"),
+        wounds("b1", 1, source="Lightning Strikes"),
+        wounds("a1", 1, source="Deadly", by=None),
+        Event("battleshock", {"unit": "b1", "roll": 6, "slain": 3, "fled": 2}),
+        wounds("b2", 0),  # nothing slain: no kill
+    ]
+    assert list(rules_for("aos").kills(events)) == [
+        ("a1", "b2", 1),
+        ("a2", "b1", 2),
+        ("a3", "b1", 1),
+    ]
+
+
+def test_an_openwar_kill_is_its_attacks_slain() -> None:
+    events = [
+        Event("attack", {"unit": "a", "target": "b", "slain": 2, "ranged": True}),
+        Event("attack", {"unit": "b", "target": "a", "slain": 0, "ranged": False}),
+        Event("struck", {"unit": "b", "rolled": 2, "slain": 1}),  # lightning (OW-X3)
+        Event("presence", {"unit": "a", "target": "b", "beaten": True}),
+    ]
+    assert list(rules_for("openwar").kills(events)) == [("a", "b", 2)]
+
+
+@pytest.mark.parametrize("ruleset", ["aos", "openwar"])
+@pytest.mark.parametrize("seed", [7, 8])
+def test_a_battles_kills_account_for_every_model_slain_by_a_unit(ruleset: str, seed: int) -> None:
+    """In played battles: every model slain by an attack or a spell is some enemy unit's
+    kill (checked against the side the wounds name, in AoS), no unit is credited more models
+    of a target than the target lost, and a side's units slew no more points than the other
+    side lost, models that came back included (the rest fled, or fell to terrain, twists
+    and ruses)."""
+    a, b = (EXAMPLES / name for name in ARMIES[ruleset])
+    setup = load_setup((a, b), None, seed)
+    record = fight_battle(setup, ("heuristic", "heuristic"))
+    events = list(chain(*record.events))
+    kills = list(rules_for(ruleset).kills(events))
+    final = record.final
+    side = {u.id: u.side for u in final.units}
+    assert kills and all(side[unit] != side[target] for unit, target, _ in kills)
+    if ruleset == "aos":
+        spells = {str(e.data["spell"]) for e in events if e.kind == "spell"}
+        by_unit = [
+            e
+            for e in events
+            if e.kind == "wounds" and e.data["slain"] and e.data["source"] in {"attack", *spells}
+        ]
+        assert sum(n for *_, n in kills) == sum(int(e.data["slain"]) for e in by_unit)
+        assert all(e.data["by"] == 1 - side[str(e.data["unit"])] for e in by_unit)
+    else:
+        attacks = [e for e in events if e.kind == "attack"]
+        assert sum(n for *_, n in kills) == sum(int(e.data["slain"]) for e in attacks)
+    lost = Counter[str]()
+    for _, target, slain in kills:
+        lost[target] += slain
+    back = set(final.extra.get("reinforced", []))  # OpenWar OW-R2: slain once, then again
+    returned = Counter[str]()  # AoS: slain models some units bring back
+    for e in events:
+        if e.kind == "returned":
+            returned[str(e.data["unit"])] += int(e.data["models"])
+    for target, slain in lost.items():
+        everyone, alive = final.members(target, alive=False), final.members(target)
+        dead = len(everyone) - len(alive) + returned[target]
+        assert slain <= (2 * len(everyone) if target in back else dead)
+    result = measure(0, seed, setup, record)
+    assert len(result.units_slew) == len(final.units)
+    came_back = [0.0, 0.0]  # the points of the models that returned, lost before they did
+    for unit in final.units:
+        came_back[unit.side] += (
+            unit.points * returned[unit.id] / len(final.members(unit.id, alive=False))
+        )
+    for s in (0, 1):
+        slew = sum(x for x, u in zip(result.units_slew, final.units, strict=True) if u.side == s)
+        assert 0 < slew <= result.points_lost[1 - s] + came_back[1 - s] + 1e-6
+
+
+def test_the_units_table_gives_points_slain_per_battle_and_per_point() -> None:
+    """Each unit's mean enemy points slain a battle and that over its own points; a run
+    stored before kills were measured (no ``units_slew``) shows the table without them."""
+    results = [
+        BattleResult(0, 1, 0, "minor", (3, 2), 5, units_lost=(1, 2), units_size=(5, 5),
+                     units_slew=(40.0, 10.0)),
+        BattleResult(1, 2, 1, "minor", (2, 3), 5, units_lost=(0, 5), units_size=(5, 5),
+                     units_slew=(80.0, 0.0)),
+    ]  # fmt: skip
+    sides = (SideInfo("A army", 200, (("Spears", 200),)), SideInfo("B army", 50, (("Bows", 50),)))
+    summary = summarise(small_plan(battles=2), sides, results)
+    spears, bows = summary["units"]
+    assert spears["points_slain"]["mean"] == 60.0 and spears["slain_per_point"] == 0.3
+    assert bows["points_slain"]["mean"] == 5.0 and bows["slain_per_point"] == 0.1
+    out = io.StringIO()
+    print_summary(Console(file=out, width=200), summary)
+    text = out.getvalue()
+    assert "slain/pt" in text and "0.30" in text and "60.0" in text
+    older = [replace(r, units_slew=()) for r in results]
+    summary = summarise(small_plan(battles=2), sides, older)
+    assert "points_slain" not in summary["units"][0]
+    out = io.StringIO()
+    print_summary(Console(file=out, width=200), summary)
+    assert "slain/pt" not in out.getvalue() and "wiped out" in out.getvalue()
