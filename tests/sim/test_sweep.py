@@ -9,6 +9,7 @@ import json
 import pytest
 from rich.console import Console
 
+from openwar.armies.validate import assess
 from openwar.cli.app import main
 from openwar.cli.sweep import _print
 from openwar.errors import OpenWarError
@@ -317,6 +318,36 @@ def test_play_sweep_reports_every_battle_to_the_progress_bar() -> None:
         plans = sweep_plans(plan, 0, "Legion Cohort", [10, 30])
         points = play_sweep(plans, 0, executor, done.append)
     assert sum(done) == 2 * plan.battles == sum(p.played for p in points)
+
+
+@pytest.mark.parametrize("side", [0, 1])
+def test_each_sweep_value_says_what_the_varied_unit_slew(side: int) -> None:
+    """A point's ``slain`` is the varied unit's enemy points slain a battle, as the same
+    plan's battles played apart record it for that unit (army B's units come after A's), and
+    ``slain_per_point`` that over the unit's points at the value."""
+    from openwar.sim.executors import make_executor
+    from openwar.sim.plan import play_battles
+    from openwar.sim.seeds import battle_seeds
+    from openwar.sim.sweep import play_sweep
+
+    plan = small_plan(battles=3, players=("simple", "simple"))
+    unit = ("Legion Cohort", "Lodge Shieldwall")[side]
+    with make_executor(1, None) as executor:
+        plans = sweep_plans(plan, side, unit, [10, 20])
+        points = play_sweep(plans, side, executor, unit=unit)
+    for point, (_, _, varied) in zip(points, plans, strict=True):
+        armies = varied.army_lists()
+        at = [u.name for u in armies[side].units].index(unit) + side * len(armies[0].units)
+        played = play_battles(varied, list(enumerate(battle_seeds(varied.seed, 3))))
+        assert point.slain is not None and point.unit_points is not None
+        assert point.slain == pytest.approx(sum(r.units_slew[at] for r in played) / 3)
+        assert (
+            point.unit_points
+            == assess(armies[side]).cost.units[at - side * len(armies[0].units)].total
+        )
+        assert point.slain_per_point == pytest.approx(point.slain / point.unit_points)
+    assert points[0].unit_points < points[1].unit_points  # type: ignore[operator]  # 10 < 20
+    assert any(p.slain for p in points)
 
 
 def test_sweep_with_failed_battles_says_so_and_exits_1(

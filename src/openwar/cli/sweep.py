@@ -104,7 +104,7 @@ def sweep_command(
     ):
         what = f"{unit}: {len(numbers)} values of {key}"
         task = progress.add_task(escape(what), total=battles * len(numbers))
-        points = play_sweep(plans, index, executor, lambda done: progress.advance(task, done))
+        points = play_sweep(plans, index, executor, lambda done: progress.advance(task, done), unit)
     even = even_points(points, key)
     note = _note(plan, index, unit, key)
     limit = assess(plan.army_lists()[index]).limit
@@ -194,13 +194,21 @@ def _print(
     blind_to: str | None = None,
 ) -> None:
     title = escape(f"{unit} ({side}): win share of {side}, draws half")
+    slain = all(p.slain is not None for p in points)
+    if slain:
+        told = (
+            f"its pts slain: enemy points {unit} slew a battle (its attacks and spells; "
+            "models that fled are no unit's); slain/pt: over its own points at that value"
+        )
+        note = told + (f"\n{note}" if note else "")
     caption = note and escape(note)
     table = Table(title=title, title_justify="left", caption=caption, caption_justify="left")
-    for column in (key, "army pts", "wins", "draws", "losses", "share", "95% interval"):
+    columns = [key, "army pts", "wins", "draws", "losses", "share", "95% interval"]
+    for column in columns + (["its pts slain", "slain/pt"] if slain else []):
         table.add_column(escape(column), justify="right")
     for p in points:
         low, high = p.interval()
-        table.add_row(
+        cells = [
             str(p.value),
             f"{p.points}*" if limit is not None and p.points > limit else str(p.points),
             str(p.wins),
@@ -208,7 +216,11 @@ def _print(
             str(p.losses),
             f"{p.share:.1%}",
             f"{low:.1%} - {high:.1%}",
-        )
+        ]
+        if slain:
+            per_point = p.slain_per_point
+            cells += [f"{p.slain:.1f}", "-" if per_point is None else f"{per_point:.2f}"]
+        table.add_row(*cells)
     print_whole(console, table)
     if blind_to is not None:  # said before the verdict, which reads as if the players cared
         console.print(escape(

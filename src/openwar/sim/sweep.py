@@ -12,8 +12,9 @@ raised to the largest army of the sweep so that every value's army is read as va
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from operator import attrgetter
 from typing import Any
 
@@ -28,6 +29,7 @@ from openwar.sim.executors import Executor, chunked
 from openwar.sim.plan import SIDES, ArmyFile, BattleResult, SimulationPlan
 from openwar.sim.seeds import battle_seeds
 from openwar.sim.stats import wilson
+from openwar.sim.summary import SideInfo
 
 SIZE = "size"
 MOST_VALUES = 100
@@ -81,7 +83,9 @@ def parse_values(text: str, option: str = "--size", lowest: int | None = 1) -> l
 
 @dataclass(frozen=True)
 class SweepPoint:
-    """One value of the sweep: the varied army's points and the varied side's win share."""
+    """One value of the sweep: the varied army's points and the varied side's win share;
+    ``slain``, the enemy points the varied unit slew a battle (mean), and ``unit_points``,
+    its own points at this value (:meth:`Rules.kills`; None where not measured)."""
 
     value: int
     points: int
@@ -89,6 +93,14 @@ class SweepPoint:
     draws: int
     losses: int
     failed: int
+    slain: float | None = None
+    unit_points: int | None = None
+
+    @property
+    def slain_per_point(self) -> float | None:
+        if self.slain is None or not self.unit_points:
+            return None
+        return self.slain / self.unit_points
 
     @property
     def played(self) -> int:
@@ -113,7 +125,14 @@ class SweepPoint:
             "failed": self.failed,
             "share": round(self.share, 6),
             "ci95": [round(low, 6), round(high, 6)],
+            "unit_points": self.unit_points,
+            "unit_points_slain": None if self.slain is None else round(self.slain, 6),
+            "unit_slain_per_point": _rounded(self.slain_per_point),
         }
+
+
+def _rounded(x: float | None) -> float | None:
+    return None if x is None else round(x, 6)
 
 
 def sweep_plans(
@@ -171,10 +190,12 @@ def play_sweep(
     side: int,
     executor: Executor,
     advance: Callable[[int], None] | None = None,
+    unit: str | None = None,
 ) -> list[SweepPoint]:
     """Play the battles of every size's plan (:func:`sweep_plans`, made first so that a bad
     unit or size is reported before any executor starts) on a started executor; ``advance``
-    is told how many battles each finished chunk held (for a progress bar)."""
+    is told how many battles each finished chunk held (for a progress bar). With ``unit``,
+    each point also has what that unit (of army ``side``) slew."""
     points = []
     for value, total, varied in plans:
         items = list(enumerate(battle_seeds(varied.seed, varied.battles)))
@@ -183,8 +204,25 @@ def play_sweep(
             results += chunk
             if advance is not None:
                 advance(len(chunk))
-        points.append(_point(value, total, side, results))
+        point = _point(value, total, side, results)
+        if unit is not None:
+            point = _with_kills(point, varied, side, unit, results)
+        points.append(point)
     return points
+
+
+def _with_kills(
+    point: SweepPoint, plan: SimulationPlan, side: int, unit: str, results: list[BattleResult]
+) -> SweepPoint:
+    """The point with the mean enemy points ``unit`` slew a battle and its own points."""
+    armies = plan.army_lists()
+    index = [u.name for u in armies[side].units].index(unit)
+    at = index + (len(armies[0].units) if side else 0)  # units are numbered A's first
+    slew = [r.units_slew[at] for r in results if r.error is None and len(r.units_slew) > at]
+    own = dict(SideInfo.of(armies[side]).units)[unit]
+    if not slew or len(slew) != point.played:
+        return replace(point, unit_points=own)
+    return replace(point, slain=math.fsum(slew) / len(slew), unit_points=own)
 
 
 def even_points(points: list[SweepPoint], key: str = SIZE) -> dict[str, float | int | None]:
