@@ -346,7 +346,8 @@ def test_each_sweep_value_says_what_the_varied_unit_slew(side: int) -> None:
             == assess(armies[side]).cost.units[at - side * len(armies[0].units)].total
         )
         assert point.slain_per_point == pytest.approx(point.slain / point.unit_points)
-    assert points[0].unit_points < points[1].unit_points  # type: ignore[operator]  # 10 < 20
+    ten, twenty = (p.unit_points or 0 for p in points)
+    assert 0 < ten < twenty  # 10 miniatures cost less than 20
     assert any(p.slain for p in points)
 
 
