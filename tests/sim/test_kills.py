@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import io
-from collections import Counter
+import json
+from collections import Counter, defaultdict
 from dataclasses import replace
 from itertools import chain
 from pathlib import Path
@@ -56,21 +57,47 @@ def test_an_aos_kill_is_the_last_attack_or_spell_at_the_wounded_unit() -> None:
     ]
 
 
-def test_an_openwar_kill_is_its_attacks_slain() -> None:
+def test_an_openwar_kill_is_its_attacks_slain_and_its_share_of_the_units_it_routed() -> None:
+    """A unit routed by its third Shaken token (OW-B9) is shared among the Presence wins that
+    gave its tokens, a token each (OW-A5); a token the Realmvault Key gave (OW-P4) is no
+    unit's, one it took off is the oldest; a win under Inspiring Speech gave none (OW-R6)."""
+
+    def beats(unit: str, target: str, **more: object) -> Event:
+        return Event("presence", {"unit": unit, "target": target, "beaten": True, **more})
+
     events = [
         Event("attack", {"unit": "a", "target": "b", "slain": 2, "ranged": True}),
         Event("attack", {"unit": "b", "target": "a", "slain": 0, "ranged": False}),
         Event("struck", {"unit": "b", "rolled": 2, "slain": 1}),  # lightning (OW-X3)
-        Event("presence", {"unit": "a", "target": "b", "beaten": True}),
+        beats("a", "b"),
+        beats("c", "b"),
+        beats("a", "b", no_shaken=True),
+        beats("a", "b"),
+        Event("routed", {"unit": "b", "miniatures": 9}),
+        beats("a", "d"),
+        Event("prize_effect", {"result": "Realmvault Key", "side": 1, "calmed": "d"}),
+        beats("c", "d"),
+        beats("e", "d"),
+        Event("prize_effect", {"result": "Realmvault Key", "side": 1, "shaken": "d"}),
+        Event("routed", {"unit": "d", "miniatures": 3}),
+        Event("presence", {"unit": "d", "target": "a", "beaten": False}),
     ]
-    assert list(rules_for("openwar").kills(events)) == [("a", "b", 2)]
+    assert list(rules_for("openwar").kills(events)) == [
+        ("a", "b", 2),
+        ("a", "b", 6.0),
+        ("c", "b", 3.0),
+        ("c", "d", 1.0),
+        ("e", "d", 1.0),
+    ]
 
 
-@pytest.mark.parametrize("ruleset", ["aos", "openwar"])
-@pytest.mark.parametrize("seed", [7, 8])
+@pytest.mark.parametrize(
+    ("ruleset", "seed"), [("aos", 7), ("aos", 8), ("openwar", 8), ("openwar", 10)]
+)
 def test_a_battles_kills_account_for_every_model_slain_by_a_unit(ruleset: str, seed: int) -> None:
     """In played battles: every model slain by an attack or a spell is some enemy unit's
-    kill (checked against the side the wounds name, in AoS), no unit is credited more models
+    kill (checked against the side the wounds name, in AoS), and in OpenWar every unit routed
+    by a Presence roll is the roller's; no unit is credited more models
     of a target than the target lost, and a side's units slew no more points than the other
     side lost, models that came back included (the rest fled, or fell to terrain, twists
     and ruses)."""
@@ -91,54 +118,94 @@ def test_a_battles_kills_account_for_every_model_slain_by_a_unit(ruleset: str, s
         ]
         assert sum(n for *_, n in kills) == sum(int(e.data["slain"]) for e in by_unit)
         assert all(e.data["by"] == 1 - side[str(e.data["unit"])] for e in by_unit)
-    else:
-        attacks = [e for e in events if e.kind == "attack"]
-        assert sum(n for *_, n in kills) == sum(int(e.data["slain"]) for e in attacks)
-    lost = Counter[str]()
-    for _, target, slain in kills:
-        lost[target] += slain
+    else:  # every attack's slain, and every rout (no Arcane Prize token in these battles)
+        assert not any(e.kind == "prize_effect" for e in events)
+        slain = sum(int(e.data["slain"]) for e in events if e.kind == "attack")
+        routs = [int(e.data["miniatures"]) for e in events if e.kind == "routed"]
+        assert routs  # these battles have routs to share
+        assert sum(n for *_, n in kills) == pytest.approx(slain + sum(routs))
+    lost: dict[str, float] = defaultdict(float)
+    for _, target, models in kills:
+        lost[target] += models
     back = set(final.extra.get("reinforced", []))  # OpenWar OW-R2: slain once, then again
     returned = Counter[str]()  # AoS: slain models some units bring back
     for e in events:
         if e.kind == "returned":
             returned[str(e.data["unit"])] += int(e.data["models"])
-    for target, slain in lost.items():
+    for target, credited in lost.items():
         everyone, alive = final.members(target, alive=False), final.members(target)
         dead = len(everyone) - len(alive) + returned[target]
-        assert slain <= (2 * len(everyone) if target in back else dead)
+        assert credited <= (2 * len(everyone) if target in back else dead) + 1e-9
     result = measure(0, seed, setup, record)
-    assert len(result.units_slew) == len(final.units)
+    assert len(result.units_destroyed) == len(final.units)
     came_back = [0.0, 0.0]  # the points of the models that returned, lost before they did
     for unit in final.units:
         came_back[unit.side] += (
             unit.points * returned[unit.id] / len(final.members(unit.id, alive=False))
         )
     for s in (0, 1):
-        slew = sum(x for x, u in zip(result.units_slew, final.units, strict=True) if u.side == s)
+        slew = sum(
+            x for x, u in zip(result.units_destroyed, final.units, strict=True) if u.side == s
+        )
         assert 0 < slew <= result.points_lost[1 - s] + came_back[1 - s] + 1e-6
 
 
-def test_the_units_table_gives_points_slain_per_battle_and_per_point() -> None:
-    """Each unit's mean enemy points slain a battle and that over its own points; a run
-    stored before kills were measured (no ``units_slew``) shows the table without them."""
+def test_the_units_table_gives_points_destroyed_per_battle_and_per_point() -> None:
+    """Each unit's mean enemy points destroyed a battle and that over its own points, with
+    the 95% interval of the mean (mean +- 1.96 sd / sqrt(n)); a unit of no points has no
+    ratio; a run stored before kills were measured (no ``units_destroyed``) shows the table
+    without them."""
     results = [
-        BattleResult(0, 1, 0, "minor", (3, 2), 5, units_lost=(1, 2), units_size=(5, 5),
-                     units_slew=(40.0, 10.0)),
-        BattleResult(1, 2, 1, "minor", (2, 3), 5, units_lost=(0, 5), units_size=(5, 5),
-                     units_slew=(80.0, 0.0)),
+        BattleResult(0, 1, 0, "minor", (3, 2), 5, units_lost=(1, 2, 0), units_size=(5, 5, 1),
+                     units_destroyed=(40.0, 10.0, 5.0)),
+        BattleResult(1, 2, 1, "minor", (2, 3), 5, units_lost=(0, 5, 1), units_size=(5, 5, 1),
+                     units_destroyed=(80.0, 0.0, 0.0)),
     ]  # fmt: skip
-    sides = (SideInfo("A army", 200, (("Spears", 200),)), SideInfo("B army", 50, (("Bows", 50),)))
+    sides = (
+        SideInfo("A army", 200, (("Spears", 200),)),
+        SideInfo("B army", 50, (("Bows", 50), ("Banner", 0))),
+    )
     summary = summarise(small_plan(battles=2), sides, results)
-    spears, bows = summary["units"]
-    assert spears["points_slain"]["mean"] == 60.0 and spears["slain_per_point"] == 0.3
-    assert bows["points_slain"]["mean"] == 5.0 and bows["slain_per_point"] == 0.1
+    spears, bows, banner = summary["units"]
+    half = 1.959963984540054 * (0.02**0.5) / 2**0.5  # sd of (0.2, 0.4) over sqrt(2)
+    assert spears["points_destroyed"]["mean"] == 60.0
+    assert spears["destroyed_per_point"]["mean"] == 0.3
+    assert spears["destroyed_per_point"]["ci95"] == pytest.approx(
+        [0.3 - half, 0.3 + half], abs=1e-6
+    )
+    assert bows["points_destroyed"]["mean"] == 5.0 and bows["destroyed_per_point"]["mean"] == 0.1
+    assert banner["points_destroyed"]["mean"] == 2.5 and banner["destroyed_per_point"] is None
     out = io.StringIO()
     print_summary(Console(file=out, width=200), summary)
     text = out.getvalue()
-    assert "slain/pt" in text and "0.30" in text and "60.0" in text
-    older = [replace(r, units_slew=()) for r in results]
+    assert "destroyed/pt" in text and "0.30 ± 0.20" in text and "60.0" in text
+    older = [replace(r, units_destroyed=()) for r in results]
     summary = summarise(small_plan(battles=2), sides, older)
-    assert "points_slain" not in summary["units"][0]
+    assert "points_destroyed" not in summary["units"][0]
     out = io.StringIO()
     print_summary(Console(file=out, width=200), summary)
-    assert "slain/pt" not in out.getvalue() and "wiped out" in out.getvalue()
+    assert "pts destroyed" not in out.getvalue() and "wiped out" in out.getvalue()
+
+
+@pytest.mark.parametrize("ruleset", ["aos", "openwar"])
+def test_a_battle_report_gives_each_units_losses_and_points_destroyed(
+    ruleset: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`openwar battle` ends with each unit's miniatures lost and enemy points slain (its
+    `--json` under `units`), the figures a simulation keeps of the same battle."""
+    from openwar.cli.app import main
+
+    a, b = (str(EXAMPLES / name) for name in ARMIES[ruleset])
+    assert main(["battle", a, b, "--seed", "7", "--players", "heuristic", "--json"]) == 0
+    units = json.loads(capsys.readouterr().out)["units"]
+    setup = load_setup((Path(a), Path(b)), None, 7)
+    kept = measure(0, 7, setup, fight_battle(setup, ("heuristic", "heuristic")))
+    assert [u["lost"] for u in units] == list(kept.units_lost)
+    assert [u["points_destroyed"] for u in units] == list(kept.units_destroyed)
+    assert [u["side"] for u in units] == sorted(u["side"] for u in units)  # A's, then B's
+    assert any(u["points_destroyed"] for u in units if u["side"] == "A")
+    assert any(u["points_destroyed"] for u in units if u["side"] == "B")
+    assert main(["battle", a, b, "--seed", "7", "--players", "heuristic"]) == 0
+    out = capsys.readouterr().out
+    units_table = out.split("Units")[1].split("Result:")[0]
+    assert "pts destroyed" in units_table and f"{units[0]['lost']}/{units[0]['miniatures']}" in out

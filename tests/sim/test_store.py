@@ -140,7 +140,7 @@ def _old_store(path: Path, battles: int = 2) -> list[BattleResult]:
         played = play_run(store, run_id, InProcess()).results
     db = sqlite3.connect(path)
     db.execute("ALTER TABLE battles DROP COLUMN condition")
-    db.execute("ALTER TABLE battles DROP COLUMN units_slew")
+    db.execute("ALTER TABLE battles DROP COLUMN units_destroyed")
     db.commit()
     db.close()
     return played
@@ -154,11 +154,11 @@ def test_a_store_from_before_conditions_gets_the_column_filled(store_path: Path)
     import sqlite3
 
     played = _old_store(store_path)
-    assert all(r.condition for r in played) and all(r.units_slew for r in played)
+    assert all(r.condition for r in played) and all(r.units_destroyed for r in played)
     with RunStore(store_path) as store:
-        assert store.results(1) == [replace(r, units_slew=()) for r in played]
+        assert store.results(1) == [replace(r, units_destroyed=()) for r in played]
     columns = [row[1] for row in sqlite3.connect(store_path).execute("PRAGMA table_info(battles)")]
-    assert columns.count("condition") == 1 and columns.count("units_slew") == 1
+    assert columns.count("condition") == 1 and columns.count("units_destroyed") == 1
 
 
 def test_an_old_store_that_cannot_be_written_is_still_read(
@@ -178,7 +178,7 @@ def test_an_old_store_that_cannot_be_written_is_still_read(
     with RunStore(store_path) as store:
         assert [r.id for r in store.runs()] == [1]
         read = store.results(1)
-    assert [r.condition for r in read] == ["", ""] and [r.units_slew for r in read] == [(), ()]
+    assert [r.condition for r in read] == ["", ""] and [r.units_destroyed for r in read] == [(), ()]
     assert [r.scores for r in read] == [r.scores for r in played]
 
 

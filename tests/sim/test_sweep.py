@@ -324,7 +324,7 @@ def test_play_sweep_reports_every_battle_to_the_progress_bar() -> None:
 def test_each_sweep_value_says_what_the_varied_unit_slew(side: int) -> None:
     """A point's ``slain`` is the varied unit's enemy points slain a battle, as the same
     plan's battles played apart record it for that unit (army B's units come after A's), and
-    ``slain_per_point`` that over the unit's points at the value."""
+    ``destroyed_per_point`` that over the unit's points at the value."""
     from openwar.sim.executors import make_executor
     from openwar.sim.plan import play_battles
     from openwar.sim.seeds import battle_seeds
@@ -339,16 +339,16 @@ def test_each_sweep_value_says_what_the_varied_unit_slew(side: int) -> None:
         armies = varied.army_lists()
         at = [u.name for u in armies[side].units].index(unit) + side * len(armies[0].units)
         played = play_battles(varied, list(enumerate(battle_seeds(varied.seed, 3))))
-        assert point.slain is not None and point.unit_points is not None
-        assert point.slain == pytest.approx(sum(r.units_slew[at] for r in played) / 3)
+        assert point.destroyed is not None and point.unit_points is not None
+        assert point.destroyed == pytest.approx(sum(r.units_destroyed[at] for r in played) / 3)
         assert (
             point.unit_points
             == assess(armies[side]).cost.units[at - side * len(armies[0].units)].total
         )
-        assert point.slain_per_point == pytest.approx(point.slain / point.unit_points)
+        assert point.destroyed_per_point == pytest.approx(point.destroyed / point.unit_points)
     ten, twenty = (p.unit_points or 0 for p in points)
     assert 0 < ten < twenty  # 10 miniatures cost less than 20
-    assert any(p.slain for p in points)
+    assert any(p.destroyed for p in points)
 
 
 def test_sweep_with_failed_battles_says_so_and_exits_1(

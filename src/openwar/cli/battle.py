@@ -28,6 +28,7 @@ from openwar.engine.runner import BattleRecord
 from openwar.engine.state import GameState
 from openwar.errors import OpenWarError
 from openwar.progress import progress_bar
+from openwar.sim.plan import DESTROYED_BY_UNIT, measure
 from openwar.sim.seeds import MAX_SEED
 from openwar.summary import RoundSummary, summarise
 from openwar.widths import print_whole
@@ -281,6 +282,7 @@ def report(
         highlights = _highlights(rounds)
     unplaced = no_room(record)
     highlights = _no_room_lines(unplaced) + highlights
+    units = unit_rows(setup, record)
     if as_json:
         winner = None if result.winner is None else SIDE_NAMES[result.winner]
         typer.echo(
@@ -301,6 +303,7 @@ def report(
                     "actions": len(record.actions),
                     "no_room": [list(names) for names in unplaced],
                     "summary": summary_json,
+                    "units": units,
                     "picture": str(picture[0]) if picture else None,  # the first, as before
                     "pictures": [str(path) for path in picture],
                     "replay": None if replay is None else str(replay),
@@ -326,6 +329,7 @@ def report(
     print_whole(console, table)
     for line in highlights:
         console.print(f"  {line}", markup=False)
+    print_whole(console, _units_table(units))
     winner = (
         "no winner"
         if result.winner is None
@@ -343,6 +347,45 @@ def report(
         console.print(f"Picture of the table: {path}", markup=False)
     if replay is not None:
         console.print(f"Replay written to {replay}", markup=False)
+
+
+def unit_rows(setup: BattleSetup, record: BattleRecord) -> list[dict[str, Any]]:
+    """Each unit's part in the battle: its miniatures lost (slain or fled) and the enemy
+    points it destroyed (``DESTROYED_BY_UNIT``), as a simulation counts them."""
+    measured = measure(0, setup.seed, setup, record)
+    return [
+        {
+            "side": SIDE_NAMES[unit.side],
+            "unit": unit.name,
+            "points": unit.points,
+            "miniatures": size,
+            "lost": lost,
+            "points_destroyed": destroyed,
+        }
+        for unit, size, lost, destroyed in zip(
+            record.final.units,
+            measured.units_size,
+            measured.units_lost,
+            measured.units_destroyed,
+            strict=True,
+        )
+    ]
+
+
+def _units_table(units: list[dict[str, Any]]) -> Table:
+    caption = f"lost: miniatures slain or fled; pts destroyed: {DESTROYED_BY_UNIT}"
+    table = Table(title="Units", title_justify="left", caption=caption, caption_justify="left")
+    for column in ("side", "unit", "pts", "lost", "pts destroyed"):
+        table.add_column(column, justify="left" if column == "unit" else "right")
+    for unit in units:
+        table.add_row(
+            unit["side"],
+            escape(unit["unit"]),
+            str(unit["points"]),
+            f"{unit['lost']}/{unit['miniatures']}",
+            f"{unit['points_destroyed']:.0f}",
+        )
+    return table
 
 
 ORDER_LETTERS = {"advance": "A", "hold": "H", "run": "R", "skill": "S", "regroup": "G"}

@@ -22,7 +22,7 @@ from openwar.cli.simulate import note_plan_points
 from openwar.progress import progress_bar
 from openwar.rulesets import load_ruleset
 from openwar.sim.executors import make_executor
-from openwar.sim.plan import SIDES, ArmyFile, SimulationPlan
+from openwar.sim.plan import DESTROYED_BY_UNIT, SIDES, ArmyFile, SimulationPlan
 from openwar.sim.seeds import MAX_BATTLES, MAX_SEED
 from openwar.sim.sweep import (
     SIZE,
@@ -194,17 +194,17 @@ def _print(
     blind_to: str | None = None,
 ) -> None:
     title = escape(f"{unit} ({side}): win share of {side}, draws half")
-    slain = all(p.slain is not None for p in points)
-    if slain:
+    destroyed = all(p.destroyed is not None for p in points)
+    if destroyed:
         told = (
-            f"its pts slain: enemy points {unit} slew a battle (its attacks and spells; "
-            "models that fled are no unit's); slain/pt: over its own points at that value"
+            f"its pts destroyed: what {unit} destroyed a battle, mean: {DESTROYED_BY_UNIT}; "
+            "destroyed/pt: that over its own points at the value"
         )
         note = told + (f"\n{note}" if note else "")
     caption = note and escape(note)
     table = Table(title=title, title_justify="left", caption=caption, caption_justify="left")
     columns = [key, "army pts", "wins", "draws", "losses", "share", "95% interval"]
-    for column in columns + (["its pts slain", "slain/pt"] if slain else []):
+    for column in columns + (["its pts destroyed", "destroyed/pt"] if destroyed else []):
         table.add_column(escape(column), justify="right")
     for p in points:
         low, high = p.interval()
@@ -217,9 +217,9 @@ def _print(
             f"{p.share:.1%}",
             f"{low:.1%} - {high:.1%}",
         ]
-        if slain:
-            per_point = p.slain_per_point
-            cells += [f"{p.slain:.1f}", "-" if per_point is None else f"{per_point:.2f}"]
+        if p.destroyed is not None:
+            per_point = p.destroyed_per_point
+            cells += [f"{p.destroyed:.1f}", "-" if per_point is None else f"{per_point:.2f}"]
         table.add_row(*cells)
     print_whole(console, table)
     if blind_to is not None:  # said before the verdict, which reads as if the players cared

@@ -111,10 +111,13 @@ class Rules(Protocol):
         """The result once the battle is over, else None."""
         ...
 
-    def kills(self, events: Iterable[Event]) -> Iterator[tuple[str, str, int]]:
-        """Who slew whom in a battle's events, in order: ``(unit, target unit, models
-        slain)`` for the models a unit's own attacks and spells slew. Models that fled and
-        those slain by terrain, twists or ruses are no unit's kills."""
+    def kills(self, events: Iterable[Event]) -> Iterator[tuple[str, str, float]]:
+        """Who destroyed whom in a battle's events, in order: ``(unit, target unit,
+        models)`` for the models a unit's own attacks and spells slew, and its share of those
+        put to flight where the rules tie a rout to the units that caused it (OpenWar's Shaken
+        tokens, each given by a Presence win: a share may be a fraction of a model). Models
+        that fled a test of a whole turn's losses (Age of Sigmar's battleshock) and those
+        slain by terrain, twists or ruses are no unit's kills."""
         ...
 
 

@@ -26,8 +26,10 @@ from openwar.armies.ready import first_problem, no_battles
 from openwar.armies.validate import assess
 from openwar.battleplans.files import plan_board
 from openwar.battles import BattleSetup, fight_battle, plan_points
+from openwar.engine.events import Event
 from openwar.engine.game import rules_for
 from openwar.engine.runner import BattleRecord
+from openwar.engine.state import GameState
 from openwar.errors import OpenWarError
 
 SIDES = ("A", "B")
@@ -83,14 +85,22 @@ class SimulationPlan:
         return f"{_plan_name(self.battleplan)} (the same for every battle)"
 
 
+# what a unit's "points destroyed" counts, as the tables say it
+DESTROYED_BY_UNIT = (
+    "enemy points its attacks and spells slew, and (openwar) its share of each unit routed, "
+    "a Shaken token's worth for each its Presence wins gave; other fled or lost models are no "
+    "unit's"
+)
+
+
 @dataclass(frozen=True)
 class BattleResult:
     """How one battle of a run ended, measured per side (index 0 is A, 1 is B).
 
     ``points_lost`` counts each unit's points in proportion to its miniatures slain or fled;
-    ``units_slew`` is, per unit, the enemy points its own attacks and spells slew (each model
-    slain its unit's points over its miniatures; ``Rules.kills``), empty in runs stored
-    before it was measured.
+    ``units_destroyed`` is, per unit, the enemy points it destroyed (:data:`DESTROYED_BY_UNIT`;
+    each miniature its unit's points over its miniatures; ``Rules.kills``), empty in runs
+    stored before it was measured.
     A battle the engine could not finish has ``error`` set and no outcome.
     """
 
@@ -108,7 +118,7 @@ class BattleResult:
     units_size: tuple[int, ...] = ()
     error: str | None = None
     condition: str = ""  # the battleplan's victory condition ("" for none): how scores count
-    units_slew: tuple[float, ...] = ()
+    units_destroyed: tuple[float, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -131,7 +141,7 @@ class BattleResult:
             units_size=tuple(int(x) for x in data["units_size"]),
             error=data.get("error"),
             condition=str(data.get("condition", "")),
-            units_slew=tuple(float(x) for x in data.get("units_slew", ())),
+            units_destroyed=tuple(float(x) for x in data.get("units_destroyed", ())),
         )
 
 
@@ -171,16 +181,18 @@ def measure(index: int, seed: int, setup: BattleSetup, record: BattleRecord) -> 
         minis[unit.side] += int(lost[i])
         if size[i]:
             points[unit.side] += unit.points * float(lost[i]) / float(size[i])
-    for unit_id in final.extra.get("reinforced", []):  # destroyed once before coming back
-        i = final.unit_index(unit_id)  # (OpenWar OW-R2)
+    events = list(chain(*record.events))
+    for unit_id in _reinforced(final, events):  # destroyed once before coming back
+        i = final.unit_index(unit_id)
         lost[i] = size[i]  # wiped out once, whatever it lost after it came back
         unit = final.units[i]
         minis[unit.side] += int(size[i])
         points[unit.side] += float(unit.points)
-    slew = [0.0] * count
-    for unit_id, target_id, slain in rules_for(setup.ruleset).kills(chain(*record.events)):
+    destroyed = [0.0] * count
+    for unit_id, target_id, models in rules_for(setup.ruleset).kills(events):
         target = final.unit_index(target_id)
-        slew[final.unit_index(unit_id)] += final.units[target].points * slain / int(size[target])
+        share = final.units[target].points * models / int(size[target])
+        destroyed[final.unit_index(unit_id)] += share
     result = record.outcome
     return BattleResult(
         index=index,
@@ -196,8 +208,19 @@ def measure(index: int, seed: int, setup: BattleSetup, record: BattleRecord) -> 
         units_lost=tuple(int(x) for x in lost),
         units_size=tuple(int(x) for x in size),
         condition=str(setup.board.get("victory") or ""),
-        units_slew=tuple(round(x, 6) for x in slew),
+        units_destroyed=tuple(round(x, 6) for x in destroyed),
     )
+
+
+def _reinforced(final: GameState, events: list[Event]) -> list[str]:
+    """The units destroyed and set up again by the Reinforcements ruse: OpenWar's keeps them
+    (OW-R2), Age of Sigmar's says so when it sets one up (AOS-R2)."""
+    again = [
+        str(e.data["unit"])
+        for e in events
+        if e.kind == "arrived" and e.data.get("how") == "reinforce"
+    ]
+    return list(dict.fromkeys([*final.extra.get("reinforced", []), *again]))
 
 
 def _generated(

@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from openwar.sim.plan import DESTROYED_BY_UNIT
 from openwar.words import counted
 
 SIDES = ("A", "B")
@@ -111,16 +112,16 @@ def _conditions(conditions: dict[str, dict[str, Any]]) -> Table:
 
 
 def _units(summary: dict[str, Any]) -> Table:
-    slain = all("points_slain" in unit for unit in summary["units"])  # not in older runs
+    slain = all("points_destroyed" in unit for unit in summary["units"])  # not in older runs
     caption = "lost: mean share of its miniatures" + (
-        "; pts slain: enemy points its own attacks and spells slew, mean a battle (models "
-        "that fled are no unit's); slain/pt: over its own points"
+        f"; pts destroyed: {DESTROYED_BY_UNIT}, mean a battle; destroyed/pt: that over its own "
+        "points, +- its 95% interval (- for a unit of no points)"
         if slain
         else ""
     )
     table = Table(title="Units", title_justify="left", caption=caption, caption_justify="left")
     columns = ["side", "unit", "pts", "minis", "lost", "wiped out"]
-    for column in columns + (["pts slain", "slain/pt"] if slain else []):
+    for column in columns + (["pts destroyed", "destroyed/pt"] if slain else []):
         table.add_column(column, justify="left" if column == "unit" else "right")
     for unit in summary["units"]:
         cells = [
@@ -132,13 +133,19 @@ def _units(summary: dict[str, Any]) -> Table:
             f"{unit['destroyed']['rate']:.0%}",
         ]
         if slain:
-            per_point = unit["slain_per_point"]
+            per_point = unit["destroyed_per_point"]
             cells += [
-                f"{unit['points_slain']['mean']:.1f}",
-                "-" if per_point is None else f"{per_point:.2f}",
+                f"{unit['points_destroyed']['mean']:.1f}",
+                "-" if per_point is None else _plus_minus(per_point),
             ]
         table.add_row(*cells)
     return table
+
+
+def _plus_minus(stats: dict[str, Any]) -> str:
+    """A mean and half its 95% interval: "0.42 +- 0.08"."""
+    low, high = stats["ci95"]
+    return f"{stats['mean']:.2f} ± {(high - low) / 2:.2f}"
 
 
 def _spread(stats: dict[str, float], digits: int = 1) -> str:

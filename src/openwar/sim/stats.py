@@ -63,6 +63,18 @@ def describe(values: Sequence[float]) -> dict[str, float]:
     }
 
 
+def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float]:
+    """The normal 95% interval of the mean of ``values`` (mean +- z sd / sqrt(n); a single
+    value gives no spread to measure: the value itself).
+
+    >>> mean_interval([10.0, 20.0, 30.0])
+    (8.684143, 31.315857)
+    """
+    summary = describe(values)
+    half = z * summary["sd"] / math.sqrt(len(values)) if values else 0.0
+    return _round(summary["mean"] - half), _round(summary["mean"] + half)
+
+
 def _quantile(ordered: Sequence[float], q: float) -> float:
     """Linear interpolation between order statistics (numpy's default)."""
     position = q * (len(ordered) - 1)

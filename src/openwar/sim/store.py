@@ -59,7 +59,7 @@ CREATE TABLE IF NOT EXISTS battles (
     units_size TEXT NOT NULL,
     error TEXT,
     condition TEXT NOT NULL DEFAULT '',
-    units_slew TEXT NOT NULL DEFAULT '[]',
+    units_destroyed TEXT NOT NULL DEFAULT '[]',
     PRIMARY KEY (run_id, idx)
 );
 """
@@ -82,10 +82,10 @@ BATTLE_COLUMNS = (
     "units_size",
     "error",
     "condition",
-    "units_slew",
+    "units_destroyed",
 )
 # columns added since the first stores, with what a store without them reads instead
-LATER_COLUMNS = {"condition": "''", "units_slew": "'[]'"}
+LATER_COLUMNS = {"condition": "''", "units_destroyed": "'[]'"}
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -459,7 +459,7 @@ def _battle_row(r: BattleResult) -> tuple[Any, ...]:
         json.dumps(list(r.units_size)),
         r.error,
         r.condition,
-        json.dumps(list(r.units_slew)),
+        json.dumps(list(r.units_destroyed)),
     )
 
 
@@ -482,7 +482,7 @@ def _battle(row: tuple[Any, ...]) -> BattleResult:
         units_size=tuple(json.loads(us)),
         error=err,
         condition=row[16],
-        units_slew=tuple(float(x) for x in json.loads(row[17])),
+        units_destroyed=tuple(float(x) for x in json.loads(row[17])),
     )
 
 

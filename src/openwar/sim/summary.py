@@ -13,7 +13,7 @@ from typing import Any
 from openwar.armies.model import ArmyList
 from openwar.armies.validate import assess
 from openwar.sim.plan import SIDES, BattleResult, SimulationPlan
-from openwar.sim.stats import describe, rate
+from openwar.sim.stats import describe, mean_interval, rate
 
 SUMMARY_FORMAT = "openwar-simulation/1"
 FAILURES_LISTED = 10
@@ -129,8 +129,9 @@ def _efficiency(
 
 def _units(played: list[BattleResult], sides: tuple[SideInfo, SideInfo]) -> list[dict[str, Any]]:
     """Per unit: points, miniatures, mean share of miniatures lost, how often wiped out and,
-    when every battle measured it, the enemy points it slew (mean a battle, and per point of
-    its own cost: above 1, it earned its points back)."""
+    when every battle measured it, the enemy points it destroyed (``Rules.kills``; a battle's
+    distribution, and per point of its own cost, with the 95% interval of the mean: above 1,
+    it earned its points back)."""
     named = [
         (side, name, points)
         for side, s in zip(SIDES, sides, strict=True)
@@ -140,7 +141,7 @@ def _units(played: list[BattleResult], sides: tuple[SideInfo, SideInfo]) -> list
         return []
     size = played[0].units_size
     n = len(played)
-    measured = all(len(r.units_slew) == len(named) for r in played)
+    measured = all(len(r.units_destroyed) == len(named) for r in played)
     rows = []
     for k, (side, name, points) in enumerate(named):
         lost = [r.units_lost[k] / size[k] if size[k] else 0.0 for r in played]
@@ -156,7 +157,11 @@ def _units(played: list[BattleResult], sides: tuple[SideInfo, SideInfo]) -> list
             }
         )
         if measured:
-            slew = describe([r.units_slew[k] for r in played])
-            rows[-1]["points_slain"] = slew
-            rows[-1]["slain_per_point"] = round(slew["mean"] / points, 6) if points else None
+            values = [r.units_destroyed[k] for r in played]
+            rows[-1]["points_destroyed"] = describe(values) | {"ci95": [*mean_interval(values)]}
+            per_point = [v / points for v in values] if points else None
+            rows[-1]["destroyed_per_point"] = per_point and {
+                "mean": describe(per_point)["mean"],
+                "ci95": [*mean_interval(per_point)],
+            }
     return rows

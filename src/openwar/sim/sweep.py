@@ -84,8 +84,9 @@ def parse_values(text: str, option: str = "--size", lowest: int | None = 1) -> l
 @dataclass(frozen=True)
 class SweepPoint:
     """One value of the sweep: the varied army's points and the varied side's win share;
-    ``slain``, the enemy points the varied unit slew a battle (mean), and ``unit_points``,
-    its own points at this value (:meth:`Rules.kills`; None where not measured)."""
+    ``destroyed``, the enemy points the varied unit destroyed a battle (mean; what
+    ``DESTROYED_BY_UNIT`` says), and ``unit_points``, its own points at this value (None where
+    not measured)."""
 
     value: int
     points: int
@@ -93,14 +94,14 @@ class SweepPoint:
     draws: int
     losses: int
     failed: int
-    slain: float | None = None
+    destroyed: float | None = None
     unit_points: int | None = None
 
     @property
-    def slain_per_point(self) -> float | None:
-        if self.slain is None or not self.unit_points:
+    def destroyed_per_point(self) -> float | None:
+        if self.destroyed is None or not self.unit_points:
             return None
-        return self.slain / self.unit_points
+        return self.destroyed / self.unit_points
 
     @property
     def played(self) -> int:
@@ -126,8 +127,8 @@ class SweepPoint:
             "share": round(self.share, 6),
             "ci95": [round(low, 6), round(high, 6)],
             "unit_points": self.unit_points,
-            "unit_points_slain": None if self.slain is None else round(self.slain, 6),
-            "unit_slain_per_point": _rounded(self.slain_per_point),
+            "unit_points_destroyed": _rounded(self.destroyed),
+            "unit_destroyed_per_point": _rounded(self.destroyed_per_point),
         }
 
 
@@ -195,7 +196,7 @@ def play_sweep(
     """Play the battles of every size's plan (:func:`sweep_plans`, made first so that a bad
     unit or size is reported before any executor starts) on a started executor; ``advance``
     is told how many battles each finished chunk held (for a progress bar). With ``unit``,
-    each point also has what that unit (of army ``side``) slew."""
+    each point also has what that unit (of army ``side``) destroyed."""
     points = []
     for value, total, varied in plans:
         items = list(enumerate(battle_seeds(varied.seed, varied.battles)))
@@ -214,15 +215,16 @@ def play_sweep(
 def _with_kills(
     point: SweepPoint, plan: SimulationPlan, side: int, unit: str, results: list[BattleResult]
 ) -> SweepPoint:
-    """The point with the mean enemy points ``unit`` slew a battle and its own points."""
+    """The point with the mean enemy points ``unit`` destroyed a battle and its own points."""
     armies = plan.army_lists()
     index = [u.name for u in armies[side].units].index(unit)
     at = index + (len(armies[0].units) if side else 0)  # units are numbered A's first
-    slew = [r.units_slew[at] for r in results if r.error is None and len(r.units_slew) > at]
+    played = [r for r in results if r.error is None]
+    destroyed = [r.units_destroyed[at] for r in played if len(r.units_destroyed) > at]
     own = dict(SideInfo.of(armies[side]).units)[unit]
-    if not slew or len(slew) != point.played:
+    if not destroyed or len(destroyed) != len(played):
         return replace(point, unit_points=own)
-    return replace(point, slain=math.fsum(slew) / len(slew), unit_points=own)
+    return replace(point, destroyed=math.fsum(destroyed) / len(destroyed), unit_points=own)
 
 
 def even_points(points: list[SweepPoint], key: str = SIZE) -> dict[str, float | int | None]:

@@ -27,7 +27,7 @@ class AosRules:
     name = "aos"
     version = VERSION
 
-    def kills(self, events: Iterable[Event]) -> Iterator[tuple[str, str, int]]:
+    def kills(self, events: Iterable[Event]) -> Iterator[tuple[str, str, float]]:
         return report.kills(events)
 
     def legal_actions(self, state: GameState) -> list[Action]:

@@ -45,7 +45,7 @@ class RoundReport:
                 "sides": [s.to_json() for s in self.sides], "moments": self.moments}  # fmt: skip
 
 
-def kills(events: Iterable[Event]) -> Iterator[tuple[str, str, int]]:
+def kills(events: Iterable[Event]) -> Iterator[tuple[str, str, float]]:
     """Each unit's kills: the models slain by the wounds its attacks and spells caused. An
     attack's wounds may be allocated actions later (the defender chooses how, AOS-D10), so a
     ``wounds`` event is matched to the last attack (or spell) aimed at the wounded unit."""

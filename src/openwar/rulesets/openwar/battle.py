@@ -8,6 +8,7 @@ side with no such unit passes. The round ends when every unit has had an order.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -32,11 +33,28 @@ class OpenWarRules:
     name = "openwar"
     version = VERSION
 
-    def kills(self, events: Iterable[Event]) -> Iterator[tuple[str, str, int]]:
-        """A unit's kills are its attacks' slain, shooting and fighting alike (OW-A1 to OW-A7)."""
+    def kills(self, events: Iterable[Event]) -> Iterator[tuple[str, str, float]]:
+        """A unit's kills are its attacks' slain, shooting and fighting alike (OW-A1 to OW-A7),
+        and its share of the units routed by Shaken tokens (OW-B9): a routed unit's miniatures
+        are shared evenly among the tokens it held, each token the unit's whose Presence win
+        gave it (OW-A5); a token of the Arcane Prize's (Realmvault Key, OW-P4) is no unit's,
+        and one the Key takes off is the oldest."""
+        tokens: dict[str, list[str | None]] = {}  # a unit's Shaken tokens: who gave each
         for event in events:
-            if event.kind == "attack" and event.data["slain"]:
-                yield str(event.data["unit"]), str(event.data["target"]), int(event.data["slain"])
+            d = event.data
+            if event.kind == "attack" and d["slain"]:
+                yield str(d["unit"]), str(d["target"]), int(d["slain"])
+            elif event.kind == "presence" and d["beaten"] and not d.get("no_shaken"):
+                tokens.setdefault(str(d["target"]), []).append(str(d["unit"]))
+            elif event.kind == "prize_effect" and "shaken" in d:
+                tokens.setdefault(str(d["shaken"]), []).append(None)
+            elif event.kind == "prize_effect" and tokens.get(str(d.get("calmed"))):
+                tokens[str(d["calmed"])].pop(0)
+            elif event.kind == "routed":
+                givers = tokens.pop(str(d["unit"]), [])
+                for giver, count in Counter(givers).items():
+                    if giver is not None:
+                        yield giver, str(d["unit"]), int(d["miniatures"]) * count / len(givers)
 
     # -- the menu ---------------------------------------------------------------------------
     def legal_actions(self, state: GameState) -> list[Action]:
