@@ -13,6 +13,7 @@ from openwar.armies.validate import assess
 from openwar.cli.app import main
 from openwar.cli.sweep import _print
 from openwar.errors import OpenWarError
+from openwar.sim.stats import mean_interval
 from openwar.sim.sweep import SweepPoint, even_points, parse_values, sweep_plans
 
 from .conftest import ARMY_A, ARMY_B, small_plan
@@ -346,6 +347,9 @@ def test_each_sweep_value_says_what_the_varied_unit_slew(side: int) -> None:
             == assess(armies[side]).cost.units[at - side * len(armies[0].units)].total
         )
         assert point.destroyed_per_point == pytest.approx(point.destroyed / point.unit_points)
+        low, high = mean_interval([r.units_destroyed[at] for r in played])
+        interval = point.per_point_interval()
+        assert interval == pytest.approx((low / point.unit_points, high / point.unit_points))
     ten, twenty = (p.unit_points or 0 for p in points)
     assert 0 < ten < twenty  # 10 miniatures cost less than 20
     assert any(p.destroyed for p in points)

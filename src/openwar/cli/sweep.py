@@ -23,6 +23,7 @@ from openwar.progress import progress_bar
 from openwar.rulesets import load_ruleset
 from openwar.sim.executors import make_executor
 from openwar.sim.plan import DESTROYED_BY_UNIT, SIDES, ArmyFile, SimulationPlan
+from openwar.sim.report import plus_minus
 from openwar.sim.seeds import MAX_BATTLES, MAX_SEED
 from openwar.sim.sweep import (
     SIZE,
@@ -198,7 +199,7 @@ def _print(
     if destroyed:
         told = (
             f"its pts destroyed: what {unit} destroyed a battle, mean: {DESTROYED_BY_UNIT}; "
-            "destroyed/pt: that over its own points at the value"
+            "destroyed/pt: that over its own points at the value, +- its 95% interval"
         )
         note = told + (f"\n{note}" if note else "")
     caption = note and escape(note)
@@ -218,8 +219,11 @@ def _print(
             f"{low:.1%} - {high:.1%}",
         ]
         if p.destroyed is not None:
-            per_point = p.destroyed_per_point
-            cells += [f"{p.destroyed:.1f}", "-" if per_point is None else f"{per_point:.2f}"]
+            per_point, interval = p.destroyed_per_point, p.per_point_interval()
+            shown = (
+                "-" if per_point is None or interval is None else plus_minus(per_point, interval)
+            )
+            cells += [f"{p.destroyed:.1f}", shown]
         table.add_row(*cells)
     print_whole(console, table)
     if blind_to is not None:  # said before the verdict, which reads as if the players cared

@@ -136,16 +136,16 @@ def _units(summary: dict[str, Any]) -> Table:
             per_point = unit["destroyed_per_point"]
             cells += [
                 f"{unit['points_destroyed']['mean']:.1f}",
-                "-" if per_point is None else _plus_minus(per_point),
+                "-" if per_point is None else plus_minus(per_point["mean"], per_point["ci95"]),
             ]
         table.add_row(*cells)
     return table
 
 
-def _plus_minus(stats: dict[str, Any]) -> str:
+def plus_minus(mean: float, interval: tuple[float, float] | list[float]) -> str:
     """A mean and half its 95% interval: "0.42 +- 0.08"."""
-    low, high = stats["ci95"]
-    return f"{stats['mean']:.2f} ± {(high - low) / 2:.2f}"
+    low, high = interval
+    return f"{mean:.2f} ± {(high - low) / 2:.2f}"
 
 
 def _spread(stats: dict[str, float], digits: int = 1) -> str:

@@ -28,7 +28,7 @@ from openwar.rulesets import load_ruleset
 from openwar.sim.executors import Executor, chunked
 from openwar.sim.plan import SIDES, ArmyFile, BattleResult, SimulationPlan
 from openwar.sim.seeds import battle_seeds
-from openwar.sim.stats import wilson
+from openwar.sim.stats import mean_interval, wilson
 from openwar.sim.summary import SideInfo
 
 SIZE = "size"
@@ -85,8 +85,8 @@ def parse_values(text: str, option: str = "--size", lowest: int | None = 1) -> l
 class SweepPoint:
     """One value of the sweep: the varied army's points and the varied side's win share;
     ``destroyed``, the enemy points the varied unit destroyed a battle (mean; what
-    ``DESTROYED_BY_UNIT`` says), and ``unit_points``, its own points at this value (None where
-    not measured)."""
+    ``DESTROYED_BY_UNIT`` says) and ``destroyed_ci`` the 95% interval of that mean, and
+    ``unit_points``, its own points at this value (None where not measured)."""
 
     value: int
     points: int
@@ -96,12 +96,19 @@ class SweepPoint:
     failed: int
     destroyed: float | None = None
     unit_points: int | None = None
+    destroyed_ci: tuple[float, float] | None = None
 
     @property
     def destroyed_per_point(self) -> float | None:
         if self.destroyed is None or not self.unit_points:
             return None
         return self.destroyed / self.unit_points
+
+    def per_point_interval(self) -> tuple[float, float] | None:
+        if self.destroyed_ci is None or not self.unit_points:
+            return None
+        low, high = self.destroyed_ci
+        return low / self.unit_points, high / self.unit_points
 
     @property
     def played(self) -> int:
@@ -129,7 +136,12 @@ class SweepPoint:
             "unit_points": self.unit_points,
             "unit_points_destroyed": _rounded(self.destroyed),
             "unit_destroyed_per_point": _rounded(self.destroyed_per_point),
+            "unit_destroyed_per_point_ci95": _pair(self.per_point_interval()),
         }
+
+
+def _pair(pair: tuple[float, float] | None) -> list[float] | None:
+    return None if pair is None else [round(pair[0], 6), round(pair[1], 6)]
 
 
 def _rounded(x: float | None) -> float | None:
@@ -224,7 +236,8 @@ def _with_kills(
     own = dict(SideInfo.of(armies[side]).units)[unit]
     if not destroyed or len(destroyed) != len(played):
         return replace(point, unit_points=own)
-    return replace(point, destroyed=math.fsum(destroyed) / len(destroyed), unit_points=own)
+    mean = math.fsum(destroyed) / len(destroyed)
+    return replace(point, destroyed=mean, unit_points=own, destroyed_ci=mean_interval(destroyed))
 
 
 def even_points(points: list[SweepPoint], key: str = SIZE) -> dict[str, float | int | None]:
