@@ -140,6 +140,10 @@ def test_an_aos_points_sweep_says_the_points_are_per_block() -> None:
         "points: the warscroll's points for each 10 models (a unit of 20 pays them twice)"
     )
     assert hooks.profile_note(spears, "bravery") is None
+    drake = ArmyUnit(name="Cinderwing", type="Ember Drake")  # it read "for each 1 models"
+    assert hooks.profile_note(drake, "points") == (
+        "points: the warscroll's points (a unit of one model)"
+    )
     rolled = "the roll needed on a dice (4 is 4+; a lower number is better)"  # it read "save 3"
     assert hooks.profile_note(spears, "save") == f"save: {rolled}"
     assert hooks.profile_note(spears, "Spear.to_hit") == f"Spear.to_hit: {rolled}"
@@ -388,8 +392,15 @@ def test_a_sweep_that_never_reaches_half_says_whether_its_intervals_do() -> None
         *(SweepPoint(v, 100, 45, 0, 15, 0) for v in (12, 24)),
     ]
     assert _never_even("A", mixed, "morale") == (
-        "A's share stays above 50% across this range, clearly so but at morale 0, whose "
+        "A's share stays above 50% across this range, clearly so except at morale 0, whose "
         "interval holds 50%: more battles (-n) would tell whether the matchup is even there."
+    )  # it said "clearly so but at", and "points 200, 280, whose interval holds"
+    two = [
+        *(SweepPoint(v, 100, 33, 0, 27, 0) for v in (200, 280)),
+        SweepPoint(360, 1, 45, 0, 15, 0),
+    ]
+    assert "clearly so except at points 200 and 280, whose intervals hold 50%" in _never_even(
+        "A", two, "points"
     )
     assert _never_even("B", many) == (
         "The matchup is uneven across this range: B's share stays below 50%."

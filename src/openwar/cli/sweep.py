@@ -301,11 +301,13 @@ def _never_even(side: str, points: list[SweepPoint], key: str = "size") -> str:
                 f"{side}'s share stays {where} 50% across this range, but every interval holds "
                 "50%: more battles (-n) would tell whether the matchup is even here."
             )
-        shown = ", ".join(str(v) for v in open_)
+        *most, last = (str(v) for v in open_)
+        shown = f"{', '.join(most)} and {last}" if most else last
+        whose = "whose intervals hold" if most else "whose interval holds"
         return (
-            f"{side}'s share stays {where} 50% across this range, clearly so but at {key} "
-            f"{shown}, whose interval holds 50%: more battles (-n) would tell whether the "
-            "matchup is even there."
+            f"{side}'s share stays {where} 50% across this range, clearly so except at {key} "
+            f"{shown}, {whose} 50%: more battles (-n) would tell whether the matchup is even "
+            "there."
         )
     return (
         f"{side}'s share reaches 50% in this range, but every interval holds 50%: more "

@@ -72,10 +72,10 @@ class AosHooks(RulesetHooks[AosCatalog]):
         size = unit.size if unit.size is not None else scroll.size
         blocks = max(1, -(-size // scroll.size))
         times = {1: "once", 2: "twice"}.get(blocks, f"{blocks} times")
-        return (
-            f"points: the warscroll's points for each {scroll.size} models "
-            f"(a unit of {size} pays them {times})"
-        )
+        if size == 1:
+            return "points: the warscroll's points (a unit of one model)"
+        each = "each model" if scroll.size == 1 else f"each {scroll.size} models"
+        return f"points: the warscroll's points for {each} (a unit of {size} pays them {times})"
 
     def profile_keys(self, unit: ArmyUnit) -> ProfileKeys | None:
         """U17: the warscroll's characteristics and points, and its weapons' numbers; what its
