@@ -78,6 +78,9 @@ def _limit(hooks: RulesetHooks[Any], cost: ArmyCost, limit: int | None) -> list[
         text = "the army file gives no points_limit and the ruleset has no default"
         return [hooks.problem(hooks.limit_rule, text, option="points_limit")]
     if cost.total > limit:
-        text = f"{cost.total} points is over the limit of {limit} by {cost.total - limit}"
+        text = (
+            f"{cost.total} points is over the limit of {limit} by {cost.total - limit} (to play "
+            "it all the same, raise the file's points_limit)"
+        )
         return [hooks.problem(hooks.limit_rule, text)]
     return []
