@@ -79,6 +79,37 @@ def test_export_csv_has_one_row_per_battle(store_path: Path, tmp_path: Path) -> 
         assert row["condition"] == result.condition
 
 
+def test_export_units_has_one_row_per_unit_of_each_battle(store_path: Path) -> None:
+    """`runs export --units`: each battle's units in army order, A's then B's, with their
+    miniatures lost and enemy points destroyed as the battle recorded them; a battle stored
+    before kills were measured leaves points_destroyed empty."""
+    import io
+
+    with RunStore(store_path) as store:
+        run_id = new_run(store, small_plan(battles=2))
+        finished = play_run(store, run_id, InProcess())
+        out = io.StringIO()
+        assert store.export_csv(run_id, out, units=True) == 2
+    rows = list(csv.DictReader(io.StringIO(out.getvalue())))
+    names = ["Legion Cohort", "Legion Skirmishers", "Legion Command"]  # small_legion.yaml's
+    per_battle = len(finished.results[0].units_lost)
+    assert len(rows) == 2 * per_battle and [r["unit"] for r in rows[:3]] == names
+    assert [r["side"] for r in rows[:per_battle]] == sorted(r["side"] for r in rows[:per_battle])
+    for k, row in enumerate(rows):
+        result = finished.results[k // per_battle]
+        assert int(row["battle"]) == result.index and int(row["seed"]) == result.seed
+        assert int(row["lost"]) == result.units_lost[k % per_battle]
+        assert float(row["points_destroyed"]) == result.units_destroyed[k % per_battle]
+    db = sqlite3.connect(store_path)
+    db.execute("UPDATE battles SET units_destroyed = '[]'")  # as a store from before
+    db.commit()
+    db.close()
+    with RunStore(store_path) as store:
+        out = io.StringIO()
+        store.export_csv(run_id, out, units=True)
+    assert {r["points_destroyed"] for r in csv.DictReader(io.StringIO(out.getvalue()))} == {""}
+
+
 def test_interrupted_run_keeps_finished_battles_and_resumes_identically(
     store_path: Path,
 ) -> None:

@@ -147,12 +147,19 @@ def export_run(
         ),
     ],
     store: StoreOption = None,
+    units: Annotated[
+        bool,
+        typer.Option(
+            "--units",
+            help="One row per unit of each battle: its miniatures lost and enemy points destroyed.",
+        ),
+    ] = False,
 ) -> None:
     """Export a run's battles as CSV (battle, seed, winner, victory, scores, casualties...)."""
     to_stdout = str(csv_file) == "-"
     refuse_inputs({"--csv": csv_file}, [store or default_store()])
     with _open(store) as runs:
-        count = runs.export_csv(run_id, sys.stdout if to_stdout else csv_file)
+        count = runs.export_csv(run_id, sys.stdout if to_stdout else csv_file, units)
     where = "standard output" if to_stdout else str(csv_file)
     Console(stderr=True, highlight=False).print(
         f"{counted(count, 'battle')} written to {where}", markup=False

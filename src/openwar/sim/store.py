@@ -314,16 +314,21 @@ class RunStore:
         return [_battle(row) for row in rows]
 
     @guarded("read")
-    def export_csv(self, run_id: int, path: Path | TextIO) -> int:
-        """Write a run's battles as CSV, one row per battle, to a file (whole or not at all)
-        or an open text stream; returns the number of rows."""
-        self.run(run_id)
+    def export_csv(self, run_id: int, path: Path | TextIO, units: bool = False) -> int:
+        """Write a run's battles as CSV, one row per battle (with ``units``, one per unit of
+        each battle), to a file (whole or not at all) or an open text stream; returns the
+        number of battles."""
+        run = self.run(run_id)
         results = self.results(run_id)
+        header, table = (
+            (UNITS_CSV_HEADER, _unit_rows(run, results)) if units else
+            (CSV_HEADER, [_csv_row(r) for r in results])
+        )  # fmt: skip
 
         def rows(handle: TextIO) -> None:
             writer = csv.writer(handle, lineterminator="\n")
-            writer.writerow(CSV_HEADER)
-            writer.writerows(_csv_row(r) for r in results)
+            writer.writerow(header)
+            writer.writerows(table)
 
         def write(temporary: Path) -> None:
             with temporary.open("w", newline="", encoding="utf-8") as handle:
@@ -353,6 +358,43 @@ CSV_HEADER = (
     "error",
     "condition",
 )
+
+
+UNITS_CSV_HEADER = (
+    "battle",
+    "seed",
+    "winner",
+    "condition",
+    "side",
+    "unit",
+    "points",
+    "miniatures",
+    "lost",
+    "points_destroyed",
+)
+
+
+def _unit_rows(run: StoredRun, results: list[BattleResult]) -> list[tuple[Any, ...]]:
+    """One row per unit of each finished battle: its miniatures lost and the enemy points it
+    destroyed (empty in battles stored before it was measured); failed battles have none."""
+    from openwar.sim.summary import SideInfo
+
+    named = [
+        (side, name, points)
+        for side, army in zip("AB", run.plan.army_lists(), strict=True)
+        for name, points in SideInfo.of(army).units
+    ]
+    rows = []
+    for r in results:
+        if r.error or len(r.units_lost) != len(named):
+            continue
+        destroyed = r.units_destroyed if len(r.units_destroyed) == len(named) else None
+        winner = "" if r.winner is None else "AB"[r.winner]
+        for k, (side, name, points) in enumerate(named):
+            done = "" if destroyed is None else destroyed[k]
+            rows.append((r.index, r.seed, winner, r.condition, side, name, points,
+                         r.units_size[k], r.units_lost[k], done))  # fmt: skip
+    return rows
 
 
 def _csv_row(r: BattleResult) -> tuple[Any, ...]:
