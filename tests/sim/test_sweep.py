@@ -295,11 +295,20 @@ def test_a_misspelt_unit_gets_a_did_you_mean(capsys: pytest.CaptureFixture[str])
     assert code == 2 and "not a unit of army A (did you mean 'Legion Cohort'" in err, err
 
 
+def test_without_side_the_unit_is_swept_in_the_army_that_has_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A unit only army B has is B's without --side (it was refused: "add --side B")."""
+    argv = ["sweep", str(ARMY_A), str(ARMY_B), "--unit", "Lodge Shieldwall", "--size", "10,20"]
+    assert main([*argv, "-n", "1", "--workers", "1", "--players", "random", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["side"] == "B"
+
+
 @pytest.mark.parametrize(
     ("unit", "side", "hint"),
     [
-        ("Lodge Shieldwall", "A", "'Lodge Shieldwall' is in army B: add --side B"),
-        ("Legion Cohort", "B", "'Legion Cohort' is in army A: use --side A"),
+        ("Lodge Shieldwall", "A", "'Lodge Shieldwall' is in army B: use --side B (or leave"),
+        ("Legion Cohort", "B", "'Legion Cohort' is in army A: use --side A (or leave"),
     ],
 )
 def test_unit_of_the_other_army_suggests_its_side(

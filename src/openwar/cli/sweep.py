@@ -57,7 +57,12 @@ def sweep_command(
     values: Annotated[
         str | None, typer.Option(help="Values of --vary: START:STOP:STEP or A,B,C.")
     ] = None,
-    side: Annotated[str, typer.Option(help="Army holding the unit: A or B.")] = "A",
+    side: Annotated[
+        str | None,
+        typer.Option(
+            help="Army holding the unit: A or B (default: the army that has it, A if both)."
+        ),
+    ] = None,
     battles: Annotated[
         int, typer.Option("-n", "--battles", min=1, max=MAX_BATTLES, help="Battles per value.")
     ] = 100,
@@ -86,13 +91,13 @@ def sweep_command(
     examples/armies/openwar/hearthhold_lodge.yaml --unit "First Ironclad Cohort"
     --size 10:30:5 -n 50; the same with --vary armor --values 3:6:1 instead of --size.
     """
-    if side.upper() not in SIDES:
+    if side is not None and side.upper() not in SIDES:
         raise typer.BadParameter(f"{side!r}: expected A or B", param_hint="'--side'")
-    index = SIDES.index(side.upper())
     key, numbers = _what_to_vary(size, vary, values)
     plan = SimulationPlan(
         (ArmyFile.read(army_a), ArmyFile.read(army_b)), None, read_players(players), seed, battles
     )
+    index = SIDES.index(side.upper()) if side is not None else _side_of(plan, unit)
     if battleplan is not None:
         plan = replace(plan, battleplan=read_battleplan(battleplan, plan.ruleset))
         note_plan_points(plan, "sweep")
@@ -151,6 +156,13 @@ def sweep_command(
             highlight=False,
         )
         raise typer.Exit(1)
+
+
+def _side_of(plan: SimulationPlan, unit: str) -> int:
+    """The army that has ``unit`` when --side is not given: B if only B has it, else A (a
+    unit in neither is then refused with A's units named)."""
+    a, b = ([u.name for u in army.units] for army in plan.army_lists())
+    return 1 if unit in b and unit not in a else 0
 
 
 def _fixed(plan: SimulationPlan, index: int, battles: int) -> str:

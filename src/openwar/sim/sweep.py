@@ -158,7 +158,7 @@ def sweep_plans(
     if unit not in names:
         if any(u.name == unit for u in armies[1 - side].units):
             there = SIDES[1 - side]
-            fix = "add --side B" if there == "B" else "use --side A (the default)"
+            fix = f"use --side {there} (or leave --side out)"
             raise OpenWarError(f"--unit {unit!r} is in army {there}: {fix}")
         if close_names(unit, names):
             close = did_you_mean(unit, names)
