@@ -34,15 +34,19 @@ def wounds(unit: str, slain: int, source: str = "attack", by: int | None = 0) ->
 
 
 def test_an_aos_kill_is_the_last_attack_or_spell_at_the_wounded_unit() -> None:
-    """An attack's wounds allocated actions later (the defender chose how) are still its
-    attacker's; a split attack's wounds each their own target's; a spell's its caster's;
-    lightning, terrain and battleshock are no unit's."""
-    events = [
+    """In the order the engine tells them: a split attack's wounds each their own target's,
+    allocated in the order attacked; an attack whose wounds the defender allocates in a later
+    action (AOS-D10) still its attacker's, not an earlier attacker's of the same unit; a
+    spell's its caster's; lightning, terrain and battleshock no unit's."""
+    events = [  # one action: a1's split attack (AOS-F3), both targets allocated at once
         Event("attack", {"unit": "a1", "target": "b1", "damage": 4}),
-        Event("attack", {"unit": "a1", "target": "b2", "damage": 1}),  # a split (AOS-F3)
+        Event("attack", {"unit": "a1", "target": "b2", "damage": 1}),
+        wounds("b1", 1),
         wounds("b2", 1),
-        Event("attack", {"unit": "a2", "target": "b1", "damage": 2}),  # an older attack's
-        wounds("b1", 2),  # allocation would be a1's; a2 attacked b1 since
+        # an action: a2 attacks b1 and its defender is to choose how to allocate (pending)
+        Event("attack", {"unit": "a2", "target": "b1", "damage": 2}),
+        # the next action: the defender's allocation
+        wounds("b1", 2),
         Event("spell", {"spell": "Arcane Bolt", "target": "b1", "caster": "a3"}),
         wounds("b1", 1, source="Arcane Bolt"),
         wounds("b1", 1, source="Lightning Strikes"),
@@ -51,6 +55,7 @@ def test_an_aos_kill_is_the_last_attack_or_spell_at_the_wounded_unit() -> None:
         wounds("b2", 0),  # nothing slain: no kill
     ]
     assert list(rules_for("aos").kills(events)) == [
+        ("a1", "b1", 1),
         ("a1", "b2", 1),
         ("a2", "b1", 2),
         ("a3", "b1", 1),
@@ -60,7 +65,8 @@ def test_an_aos_kill_is_the_last_attack_or_spell_at_the_wounded_unit() -> None:
 def test_an_openwar_kill_is_its_attacks_slain_and_its_share_of_the_units_it_routed() -> None:
     """A unit routed by its third Shaken token (OW-B9) is shared among the Presence wins that
     gave its tokens, a token each (OW-A5); a token the Realmvault Key gave (OW-P4) is no
-    unit's, one it took off is the oldest; a win under Inspiring Speech gave none (OW-R6)."""
+    unit's, one it took off is the oldest; a win under Inspiring Speech gave none (OW-R6); a
+    unit set up again by Reinforcements comes back with none."""
 
     def beats(unit: str, target: str, **more: object) -> Event:
         return Event("presence", {"unit": unit, "target": target, "beaten": True, **more})
@@ -81,6 +87,10 @@ def test_an_openwar_kill_is_its_attacks_slain_and_its_share_of_the_units_it_rout
         Event("prize_effect", {"result": "Realmvault Key", "side": 1, "shaken": "d"}),
         Event("routed", {"unit": "d", "miniatures": 3}),
         Event("presence", {"unit": "d", "target": "a", "beaten": False}),
+        beats("a", "f"),  # f is wiped out holding a's token, then set up again (OW-R2)
+        Event("ruse", {"ruse": "Reinforcements", "side": 1, "unit": "f"}),
+        *(beats("c", "f") for _ in range(3)),
+        Event("routed", {"unit": "f", "miniatures": 10}),
     ]
     assert list(rules_for("openwar").kills(events)) == [
         ("a", "b", 2),
@@ -88,6 +98,7 @@ def test_an_openwar_kill_is_its_attacks_slain_and_its_share_of_the_units_it_rout
         ("c", "b", 3.0),
         ("c", "d", 1.0),
         ("e", "d", 1.0),
+        ("c", "f", 10.0),
     ]
 
 
@@ -127,7 +138,8 @@ def test_a_battles_kills_account_for_every_model_slain_by_a_unit(ruleset: str, s
     lost: dict[str, float] = defaultdict(float)
     for _, target, models in kills:
         lost[target] += models
-    back = set(final.extra.get("reinforced", []))  # OpenWar OW-R2: slain once, then again
+    back = set(final.extra.get("reinforced", []))  # OW-R2, AOS-R2: slain once, then again
+    back |= {e.data["unit"] for e in events if e.kind == "arrived" and e.data["how"] == "reinforce"}
     returned = Counter[str]()  # AoS: slain models some units bring back
     for e in events:
         if e.kind == "returned":
@@ -150,6 +162,30 @@ def test_a_battles_kills_account_for_every_model_slain_by_a_unit(ruleset: str, s
         assert 0 < slew <= result.points_lost[1 - s] + came_back[1 - s] + 1e-6
 
 
+def test_an_aos_unit_set_up_again_by_reinforcements_counts_lost_once_whole() -> None:
+    """AOS-R2 as OW-R2: a unit destroyed and set up again has been lost once whole, whatever
+    it lost after it came back (it counted only what it lost after, until 2026-12-07)."""
+    a, b = (EXAMPLES / name for name in ("aos/gilded_vanguard.yaml", "aos/ember_court.yaml"))
+    setup = load_setup((a, b), None, 7)
+    record = fight_battle(setup, ("simple", "simple"))
+    again = [
+        e.data["unit"] for e in chain(*record.events)
+        if e.kind == "arrived" and e.data["how"] == "reinforce"
+    ]  # fmt: skip
+    assert len(again) == 1  # this battle's Thunder Battery (side B's Reinforcements)
+    final = record.final
+    k = final.unit_index(again[0])
+    result = measure(0, 7, setup, record)
+    assert len(final.members(again[0])) == result.units_size[k]  # whole on the table at the end
+    assert result.units_lost[k] == result.units_size[k]
+    lost = sum(
+        u.points * n / size
+        for u, n, size in zip(final.units, result.units_lost, result.units_size, strict=True)
+        if u.side == 1
+    )
+    assert result.points_lost[1] == pytest.approx(lost)
+
+
 def test_the_units_table_gives_points_destroyed_per_battle_and_per_point() -> None:
     """Each unit's mean enemy points destroyed a battle and that over its own points, with
     the 95% interval of the mean (mean +- 1.96 sd / sqrt(n)); a unit of no points has no
@@ -160,27 +196,32 @@ def test_the_units_table_gives_points_destroyed_per_battle_and_per_point() -> No
                      units_destroyed=(40.0, 10.0, 5.0)),
         BattleResult(1, 2, 1, "minor", (2, 3), 5, units_lost=(0, 5, 1), units_size=(5, 5, 1),
                      units_destroyed=(80.0, 0.0, 0.0)),
+        BattleResult(2, 3, 1, "minor", (2, 3), 5, units_lost=(0, 5, 1), units_size=(5, 5, 1),
+                     units_destroyed=(60.0, 5.0, 0.0)),
     ]  # fmt: skip
     sides = (
         SideInfo("A army", 200, (("Spears", 200),)),
         SideInfo("B army", 50, (("Bows", 50), ("Banner", 0))),
     )
-    summary = summarise(small_plan(battles=2), sides, results)
+    summary = summarise(small_plan(battles=3), sides, results)
     spears, bows, banner = summary["units"]
-    half = 1.959963984540054 * (0.02**0.5) / 2**0.5  # sd of (0.2, 0.4) over sqrt(2)
+    half = 4.302653 * 0.1 / 3**0.5  # Student's t, 2 degrees of freedom; sd of (.2, .4, .3)
     assert spears["points_destroyed"]["mean"] == 60.0
     assert spears["destroyed_per_point"]["mean"] == 0.3
-    assert spears["destroyed_per_point"]["ci95"] == pytest.approx(
-        [0.3 - half, 0.3 + half], abs=1e-6
-    )
+    interval = spears["destroyed_per_point"]["ci95"]
+    assert interval == pytest.approx([0.3 - half, 0.3 + half], abs=1e-5)
     assert bows["points_destroyed"]["mean"] == 5.0 and bows["destroyed_per_point"]["mean"] == 0.1
-    assert banner["points_destroyed"]["mean"] == 2.5 and banner["destroyed_per_point"] is None
+    assert bows["destroyed_per_point"]["ci95"][0] == 0.0  # 0.1 - 0.248: none destroy less
+    assert banner["points_destroyed"]["mean"] == pytest.approx(5 / 3, abs=1e-6)
+    assert banner["destroyed_per_point"] is None  # a unit of no points
     out = io.StringIO()
     print_summary(Console(file=out, width=200), summary)
     text = out.getvalue()
-    assert "destroyed/pt" in text and "0.30 ± 0.20" in text and "60.0" in text
+    assert "destroyed/pt" in text and "0.30 (0.05-0.55)" in text and "60.0" in text
+    one = summarise(small_plan(battles=1), sides, results[:1])  # no spread to measure
+    assert one["units"][0]["destroyed_per_point"] == {"mean": 0.2, "ci95": None}
     older = [replace(r, units_destroyed=()) for r in results]
-    summary = summarise(small_plan(battles=2), sides, older)
+    summary = summarise(small_plan(battles=3), sides, older)
     assert "points_destroyed" not in summary["units"][0]
     out = io.StringIO()
     print_summary(Console(file=out, width=200), summary)

@@ -360,7 +360,9 @@ def test_each_sweep_value_says_what_the_varied_unit_slew(side: int) -> None:
             == assess(armies[side]).cost.units[at - side * len(armies[0].units)].total
         )
         assert point.destroyed_per_point == pytest.approx(point.destroyed / point.unit_points)
-        low, high = mean_interval([r.units_destroyed[at] for r in played])
+        found = mean_interval([r.units_destroyed[at] for r in played], floor=0.0)
+        assert found is not None
+        low, high = found
         interval = point.per_point_interval()
         assert interval == pytest.approx((low / point.unit_points, high / point.unit_points))
     ten, twenty = (p.unit_points or 0 for p in points)

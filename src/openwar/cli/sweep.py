@@ -23,7 +23,7 @@ from openwar.progress import progress_bar
 from openwar.rulesets import load_ruleset
 from openwar.sim.executors import make_executor
 from openwar.sim.plan import DESTROYED_BY_UNIT, SIDES, ArmyFile, SimulationPlan
-from openwar.sim.report import plus_minus
+from openwar.sim.report import with_interval
 from openwar.sim.seeds import MAX_BATTLES, MAX_SEED
 from openwar.sim.sweep import (
     SIZE,
@@ -207,11 +207,11 @@ def _print(
     blind_to: str | None = None,
 ) -> None:
     title = escape(f"{unit} ({side}): win share of {side}, draws half")
-    destroyed = all(p.destroyed is not None for p in points)
+    destroyed = any(p.destroyed is not None for p in points)  # "-" where a value's all failed
     if destroyed:
         told = (
             f"its pts destroyed: what {unit} destroyed a battle, mean: {DESTROYED_BY_UNIT}; "
-            "destroyed/pt: that over its own points at the value, +- its 95% interval"
+            "destroyed/pt: that over its own points at the value, with its 95% interval"
         )
         note = told + (f"\n{note}" if note else "")
     caption = note and escape(note)
@@ -230,12 +230,9 @@ def _print(
             f"{p.share:.1%}",
             f"{low:.1%} - {high:.1%}",
         ]
-        if p.destroyed is not None:
-            per_point, interval = p.destroyed_per_point, p.per_point_interval()
-            shown = (
-                "-" if per_point is None or interval is None else plus_minus(per_point, interval)
-            )
-            cells += [f"{p.destroyed:.1f}", shown]
+        if destroyed:
+            shown = with_interval(p.destroyed_per_point, p.per_point_interval())
+            cells += ["-" if p.destroyed is None else f"{p.destroyed:.1f}", shown]
         table.add_row(*cells)
     print_whole(console, table)
     if blind_to is not None:  # said before the verdict, which reads as if the players cared

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
@@ -115,7 +116,7 @@ def _units(summary: dict[str, Any]) -> Table:
     slain = all("points_destroyed" in unit for unit in summary["units"])  # not in older runs
     caption = "lost: mean share of its miniatures" + (
         f"; pts destroyed: {DESTROYED_BY_UNIT}, mean a battle; destroyed/pt: that over its own "
-        "points, +- its 95% interval (- for a unit of no points)"
+        "points, with its 95% interval (- for a unit of no points)"
         if slain
         else ""
     )
@@ -136,16 +137,21 @@ def _units(summary: dict[str, Any]) -> Table:
             per_point = unit["destroyed_per_point"]
             cells += [
                 f"{unit['points_destroyed']['mean']:.1f}",
-                "-" if per_point is None else plus_minus(per_point["mean"], per_point["ci95"]),
+                with_interval(per_point and per_point["mean"], per_point and per_point["ci95"]),
             ]
         table.add_row(*cells)
     return table
 
 
-def plus_minus(mean: float, interval: tuple[float, float] | list[float]) -> str:
-    """A mean and half its 95% interval: "0.42 +- 0.08"."""
+def with_interval(mean: float | None, interval: Sequence[float] | None) -> str:
+    """A mean and its 95% interval, "0.42 (0.31-0.55)"; "-" for none; the mean alone
+    without an interval (one battle)."""
+    if mean is None:
+        return "-"
+    if interval is None:
+        return f"{mean:.2f}"
     low, high = interval
-    return f"{mean:.2f} ± {(high - low) / 2:.2f}"
+    return f"{mean:.2f} ({low:.2f}-{high:.2f})"
 
 
 def _spread(stats: dict[str, float], digits: int = 1) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from statistics import NormalDist
 from typing import Any
 
 Z95 = 1.959963984540054  # two-sided 95% quantile of the standard normal
@@ -63,16 +64,44 @@ def describe(values: Sequence[float]) -> dict[str, float]:
     }
 
 
-def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float]:
-    """The normal 95% interval of the mean of ``values`` (mean +- z sd / sqrt(n); a single
-    value gives no spread to measure: the value itself).
+def t_quantile(p: float, df: int) -> float:
+    """Student's t quantile: exact for 1 and 2 degrees of freedom, else the Cornish-Fisher
+    expansion about the normal's (within 0.004 of the tables at 3, 1e-5 from 10 on).
+
+    >>> round(t_quantile(0.975, 4), 3), round(t_quantile(0.975, 1), 3)
+    (2.776, 12.706)
+    """
+    if df == 1:
+        return math.tan(math.pi * (p - 0.5))
+    if df == 2:
+        d = 2 * p - 1
+        return d * math.sqrt(2 / (1 - d * d))
+    z = NormalDist().inv_cdf(p)
+    terms = (
+        (z**3 + z) / 4,
+        (5 * z**5 + 16 * z**3 + 3 * z) / 96,
+        (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384,
+        (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160,
+    )
+    return z + math.fsum(term / float(df) ** (k + 1) for k, term in enumerate(terms))
+
+
+def mean_interval(values: Sequence[float], floor: float | None = None) -> list[float] | None:
+    """Student's t 95% interval of the mean of ``values`` (mean +- t sd / sqrt(n)), its low
+    end no lower than ``floor`` (a quantity that cannot be less); None for fewer than two
+    values, which give no spread to measure.
 
     >>> mean_interval([10.0, 20.0, 30.0])
-    (8.684143, 31.315857)
+    [-4.841377, 44.841377]
+    >>> mean_interval([10.0, 20.0, 30.0], floor=0.0)
+    [0.0, 44.841377]
     """
+    if len(values) < 2:
+        return None
     summary = describe(values)
-    half = z * summary["sd"] / math.sqrt(len(values)) if values else 0.0
-    return _round(summary["mean"] - half), _round(summary["mean"] + half)
+    half = t_quantile(0.975, len(values) - 1) * summary["sd"] / math.sqrt(len(values))
+    low = summary["mean"] - half
+    return [_round(low if floor is None else max(floor, low)), _round(summary["mean"] + half)]
 
 
 def _quantile(ordered: Sequence[float], q: float) -> float:

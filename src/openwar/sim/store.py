@@ -317,13 +317,14 @@ class RunStore:
     def export_csv(self, run_id: int, path: Path | TextIO, units: bool = False) -> int:
         """Write a run's battles as CSV, one row per battle (with ``units``, one per unit of
         each battle), to a file (whole or not at all) or an open text stream; returns the
-        number of battles."""
+        number of battles written (with ``units``, those with units to list: not failed)."""
         run = self.run(run_id)
         results = self.results(run_id)
         header, table = (
             (UNITS_CSV_HEADER, _unit_rows(run, results)) if units else
             (CSV_HEADER, [_csv_row(r) for r in results])
         )  # fmt: skip
+        count = len({row[0] for row in table}) if units else len(results)
 
         def rows(handle: TextIO) -> None:
             writer = csv.writer(handle, lineterminator="\n")
@@ -338,7 +339,7 @@ class RunStore:
             write_whole(path, write, "--csv")
         else:
             rows(path)
-        return len(results)
+        return count
 
 
 CSV_HEADER = (
@@ -377,19 +378,16 @@ UNITS_CSV_HEADER = (
 def _unit_rows(run: StoredRun, results: list[BattleResult]) -> list[tuple[Any, ...]]:
     """One row per unit of each finished battle: its miniatures lost and the enemy points it
     destroyed (empty in battles stored before it was measured); failed battles have none."""
-    from openwar.sim.summary import SideInfo
+    from openwar.sim.summary import SideInfo, named_units
 
-    named = [
-        (side, name, points)
-        for side, army in zip("AB", run.plan.army_lists(), strict=True)
-        for name, points in SideInfo.of(army).units
-    ]
+    armies = run.plan.army_lists()
+    named = named_units((SideInfo.of(armies[0]), SideInfo.of(armies[1])))
     rows = []
     for r in results:
         if r.error or len(r.units_lost) != len(named):
             continue
         destroyed = r.units_destroyed if len(r.units_destroyed) == len(named) else None
-        winner = "" if r.winner is None else "AB"[r.winner]
+        winner = _winner(r)
         for k, (side, name, points) in enumerate(named):
             done = "" if destroyed is None else destroyed[k]
             rows.append((r.index, r.seed, winner, r.condition, side, name, points,
@@ -397,8 +395,13 @@ def _unit_rows(run: StoredRun, results: list[BattleResult]) -> list[tuple[Any, .
     return rows
 
 
+def _winner(r: BattleResult) -> str:
+    """The winning side's letter, "" for a draw or a failed battle."""
+    return "" if r.winner is None or r.error else "AB"[r.winner]
+
+
 def _csv_row(r: BattleResult) -> tuple[Any, ...]:
-    winner = "" if r.winner is None or r.error else "AB"[r.winner]
+    winner = _winner(r)
     return (
         r.index,
         r.seed,
@@ -440,6 +443,7 @@ def _add_later_columns(db: sqlite3.Connection) -> set[str]:
     if not missing:
         return set()
     try:
+        db.execute("BEGIN IMMEDIATE")  # the columns and their filling, all or nothing
         for column in missing:
             default = LATER_COLUMNS[column]
             db.execute(f"ALTER TABLE battles ADD COLUMN {column} TEXT NOT NULL DEFAULT {default}")

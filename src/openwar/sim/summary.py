@@ -127,16 +127,21 @@ def _efficiency(
     return result
 
 
+def named_units(sides: tuple[SideInfo, SideInfo]) -> list[tuple[str, str, int]]:
+    """``(side, unit, points)`` of every unit, A's then B's, as battles number them."""
+    return [
+        (side, name, points)
+        for side, s in zip(SIDES, sides, strict=True)
+        for name, points in s.units
+    ]
+
+
 def _units(played: list[BattleResult], sides: tuple[SideInfo, SideInfo]) -> list[dict[str, Any]]:
     """Per unit: points, miniatures, mean share of miniatures lost, how often wiped out and,
     when every battle measured it, the enemy points it destroyed (``Rules.kills``; a battle's
     distribution, and per point of its own cost, with the 95% interval of the mean: above 1,
     it earned its points back)."""
-    named = [
-        (side, name, points)
-        for side, s in zip(SIDES, sides, strict=True)
-        for name, points in s.units
-    ]
+    named = named_units(sides)
     if not played or any(len(r.units_lost) != len(named) for r in played):
         return []
     size = played[0].units_size
@@ -158,10 +163,11 @@ def _units(played: list[BattleResult], sides: tuple[SideInfo, SideInfo]) -> list
         )
         if measured:
             values = [r.units_destroyed[k] for r in played]
-            rows[-1]["points_destroyed"] = describe(values) | {"ci95": [*mean_interval(values)]}
+            interval = mean_interval(values, floor=0.0)
+            rows[-1]["points_destroyed"] = describe(values) | {"ci95": interval}
             per_point = [v / points for v in values] if points else None
             rows[-1]["destroyed_per_point"] = per_point and {
                 "mean": describe(per_point)["mean"],
-                "ci95": [*mean_interval(per_point)],
+                "ci95": mean_interval(per_point, floor=0.0),
             }
     return rows

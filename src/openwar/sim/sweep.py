@@ -96,7 +96,7 @@ class SweepPoint:
     failed: int
     destroyed: float | None = None
     unit_points: int | None = None
-    destroyed_ci: tuple[float, float] | None = None
+    destroyed_ci: list[float] | None = None
 
     @property
     def destroyed_per_point(self) -> float | None:
@@ -237,7 +237,8 @@ def _with_kills(
     if not destroyed or len(destroyed) != len(played):
         return replace(point, unit_points=own)
     mean = math.fsum(destroyed) / len(destroyed)
-    return replace(point, destroyed=mean, unit_points=own, destroyed_ci=mean_interval(destroyed))
+    interval = mean_interval(destroyed, floor=0.0)
+    return replace(point, destroyed=mean, unit_points=own, destroyed_ci=interval)
 
 
 def even_points(points: list[SweepPoint], key: str = SIZE) -> dict[str, float | int | None]:

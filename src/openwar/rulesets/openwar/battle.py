@@ -38,7 +38,8 @@ class OpenWarRules:
         and its share of the units routed by Shaken tokens (OW-B9): a routed unit's miniatures
         are shared evenly among the tokens it held, each token the unit's whose Presence win
         gave it (OW-A5); a token of the Arcane Prize's (Realmvault Key, OW-P4) is no unit's,
-        and one the Key takes off is the oldest."""
+        and one the Key takes off is the oldest. A unit set up again by a ruse has none (OW-R2:
+        it comes back at full strength)."""
         tokens: dict[str, list[str | None]] = {}  # a unit's Shaken tokens: who gave each
         for event in events:
             d = event.data
@@ -50,6 +51,8 @@ class OpenWarRules:
                 tokens.setdefault(str(d["shaken"]), []).append(None)
             elif event.kind == "prize_effect" and tokens.get(str(d.get("calmed"))):
                 tokens[str(d["calmed"])].pop(0)
+            elif event.kind == "ruse" and "unit" in d:  # set up (again): no Shaken token
+                tokens.pop(str(d["unit"]), None)
             elif event.kind == "routed":
                 givers = tokens.pop(str(d["unit"]), [])
                 for giver, count in Counter(givers).items():
