@@ -37,8 +37,15 @@ def test_an_aos_kill_is_the_last_attack_or_spell_at_the_wounded_unit() -> None:
     """In the order the engine tells them: a split attack's wounds each their own target's,
     allocated in the order attacked; an attack whose wounds the defender allocates in a later
     action (AOS-D10) still its attacker's, not an earlier attacker's of the same unit; a
-    spell's its caster's; lightning, terrain and battleshock no unit's."""
-    events = [  # one action: a1's split attack (AOS-F3), both targets allocated at once
+    spell's its caster's; lightning and terrain no unit's. The models that flee a battleshock
+    test are shared among the causes of the unit's slain that turn (AOS-L1), the lightning's
+    share no unit's, the turn before's not counted."""
+    events = [
+        Event("attack", {"unit": "a4", "target": "b1", "damage": 3}),  # the turn before
+        wounds("b1", 3),
+        Event("turn", {"round": 2, "side": 0}),
+        # one action: a1's split attack (AOS-F3), both targets allocated at once
+        Event("attack", {"unit": "a1", "target": "b1", "damage": 4}),
         Event("attack", {"unit": "a1", "target": "b1", "damage": 4}),
         Event("attack", {"unit": "a1", "target": "b2", "damage": 1}),
         wounds("b1", 1),
@@ -51,14 +58,18 @@ def test_an_aos_kill_is_the_last_attack_or_spell_at_the_wounded_unit() -> None:
         wounds("b1", 1, source="Arcane Bolt"),
         wounds("b1", 1, source="Lightning Strikes"),
         wounds("a1", 1, source="Deadly", by=None),
-        Event("battleshock", {"unit": "b1", "roll": 6, "slain": 3, "fled": 2}),
+        Event("battleshock", {"unit": "b1", "roll": 6, "slain": 5, "fled": 2}),
         wounds("b2", 0),  # nothing slain: no kill
     ]
     assert list(rules_for("aos").kills(events)) == [
+        ("a4", "b1", 3),
         ("a1", "b1", 1),
         ("a1", "b2", 1),
         ("a2", "b1", 2),
         ("a3", "b1", 1),
+        ("a1", "b1", 2 * 1 / 5),  # b1's 5 slain this turn: a1 1, a2 2, a3 1, lightning 1
+        ("a2", "b1", 2 * 2 / 5),
+        ("a3", "b1", 2 * 1 / 5),
     ]
 
 
@@ -127,8 +138,20 @@ def test_a_battles_kills_account_for_every_model_slain_by_a_unit(ruleset: str, s
             for e in events
             if e.kind == "wounds" and e.data["slain"] and e.data["source"] in {"attack", *spells}
         ]
-        assert sum(n for *_, n in kills) == sum(int(e.data["slain"]) for e in by_unit)
         assert all(e.data["by"] == 1 - side[str(e.data["unit"])] for e in by_unit)
+        # the fled shared by this turn's slain, over the engine's own count of them
+        fled = 0.0
+        ours: Counter[str] = Counter()
+        for e in events:
+            if e.kind == "turn":
+                ours.clear()
+            elif e in by_unit:
+                ours[str(e.data["unit"])] += int(e.data["slain"])
+            elif e.kind == "battleshock" and e.data.get("fled"):
+                fled += e.data["fled"] * ours[str(e.data["unit"])] / e.data["slain"]
+        assert fled or seed != 8  # this battle has a unit flee
+        slain = sum(int(e.data["slain"]) for e in by_unit)
+        assert sum(n for *_, n in kills) == pytest.approx(slain + fled)
     else:  # every attack's slain, and every rout (no Arcane Prize token in these battles)
         assert not any(e.kind == "prize_effect" for e in events)
         slain = sum(int(e.data["slain"]) for e in events if e.kind == "attack")

@@ -87,9 +87,10 @@ class SimulationPlan:
 
 # what a unit's "points destroyed" counts, as the tables say it
 DESTROYED_BY_UNIT = (
-    "enemy points its attacks and spells slew, and (openwar) its share of each unit routed, "
-    "a Shaken token's worth for each its Presence wins gave; other fled or lost models are no "
-    "unit's"
+    "enemy points its attacks and spells slew, and its share of those that fled (aos: a "
+    "battleshock test's, by the models it slew of that unit that turn; openwar: a routed "
+    "unit's, a Shaken token's worth for each its Presence wins gave); models lost to terrain, "
+    "twists or ruses are no unit's"
 )
 
 

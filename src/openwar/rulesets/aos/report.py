@@ -4,6 +4,7 @@ moments worth telling (charges, spells, units destroyed, generals slain, twists 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,20 +47,33 @@ class RoundReport:
 
 
 def kills(events: Iterable[Event]) -> Iterator[tuple[str, str, float]]:
-    """Each unit's kills: the models slain by the wounds its attacks and spells caused. An
-    attack's wounds may be allocated actions later (the defender chooses how, AOS-D10), so a
-    ``wounds`` event is matched to the last attack (or spell) aimed at the wounded unit."""
+    """Each unit's kills: the models slain by the wounds its attacks and spells caused, and
+    its share of those that then fled a battleshock test. An attack's wounds may be allocated
+    actions later (the defender chooses how, AOS-D10), so a ``wounds`` event is matched to
+    the last attack (or spell) aimed at the wounded unit. Each model slain in a turn adds one
+    to the unit's battleshock roll (AOS-L1), so the models that flee are shared among the
+    causes of that turn's slain in proportion; a share of terrain, twists or ruses (the
+    lightning, a Deadly feature, Firestarter) or of a split unit's removal is no unit's."""
     cause: dict[tuple[str, str], str] = {}  # (wounded unit, source) -> the unit behind it
+    turn: dict[str, Counter[str | None]] = {}  # a unit's slain this turn, by whom
     for event in events:
         d = event.data
-        if event.kind == "attack":
+        if event.kind == "turn":
+            turn.clear()
+        elif event.kind == "attack":
             cause[(str(d["target"]), "attack")] = str(d["unit"])
         elif event.kind == "spell" and "caster" in d:
             cause[(str(d["target"]), str(d["spell"]))] = str(d["caster"])
-        elif event.kind == "wounds" and d["slain"]:
-            who = cause.get((str(d["unit"]), str(d["source"])))
+        elif event.kind in ("wounds", "burnt", "split_removed") and d["slain"]:
+            who = cause.get((str(d["unit"]), str(d.get("source"))))
+            turn.setdefault(str(d["unit"]), Counter())[who] += int(d["slain"])
             if who is not None:
                 yield who, str(d["unit"]), int(d["slain"])
+        elif event.kind == "battleshock" and d.get("fled"):
+            slain = turn.get(str(d["unit"]), Counter())
+            for who, count in slain.items():
+                if who is not None:
+                    yield who, str(d["unit"]), int(d["fled"]) * count / slain.total()
 
 
 def report(record: BattleRecord) -> list[RoundReport]:
