@@ -51,8 +51,8 @@ class OpenWarRules:
                 tokens.setdefault(str(d["shaken"]), []).append(None)
             elif event.kind == "prize_effect" and tokens.get(str(d.get("calmed"))):
                 tokens[str(d["calmed"])].pop(0)
-            elif event.kind == "ruse" and "unit" in d:  # set up (again): no Shaken token
-                tokens.pop(str(d["unit"]), None)
+            elif event.kind == "ruse" and d["ruse"] == ruses.REINFORCEMENTS:  # set up again
+                tokens.pop(str(d["unit"]), None)  # with no Shaken token
             elif event.kind == "routed":
                 givers = tokens.pop(str(d["unit"]), [])
                 for giver, count in Counter(givers).items():
