@@ -113,16 +113,16 @@ def _conditions(conditions: dict[str, dict[str, Any]]) -> Table:
 
 
 def _units(summary: dict[str, Any]) -> Table:
-    slain = all("points_destroyed" in unit for unit in summary["units"])  # not in older runs
+    measured = all("points_destroyed" in unit for unit in summary["units"])  # not in older runs
     caption = "lost: mean share of its miniatures" + (
         f"; pts destroyed: {DESTROYED_BY_UNIT}, mean a battle; destroyed/pt: that over its own "
         "points, with its 95% interval (- for a unit of no points)"
-        if slain
+        if measured
         else ""
     )
     table = Table(title="Units", title_justify="left", caption=caption, caption_justify="left")
     columns = ["side", "unit", "pts", "minis", "lost", "wiped out"]
-    for column in columns + (["pts destroyed", "destroyed/pt"] if slain else []):
+    for column in columns + (["pts destroyed", "destroyed/pt"] if measured else []):
         table.add_column(column, justify="left" if column == "unit" else "right")
     for unit in summary["units"]:
         cells = [
@@ -133,7 +133,7 @@ def _units(summary: dict[str, Any]) -> Table:
             f"{unit['share_lost']:.0%}",
             f"{unit['destroyed']['rate']:.0%}",
         ]
-        if slain:
+        if measured:
             per_point = unit["destroyed_per_point"]
             cells += [
                 f"{unit['points_destroyed']['mean']:.1f}",
