@@ -79,3 +79,36 @@ def test_the_rounds_panel_keeps_a_round_no_battle_ended_in() -> None:
     finally:
         plt.close(fig)
     assert labels == ["1", "2", "3", "4", "5"] and heights == [1, 1, 1, 0, 2]
+
+
+def test_units_destroyed_per_point_get_a_panel_with_their_intervals(tmp_path: Path) -> None:
+    """With each unit's points destroyed in the summary, a panel below shows them per point
+    of its cost, an error bar for the unit with an interval, a line at 1 (its points earned
+    back); a summary from before them (or a unit of no points) draws no bar for it."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from matplotlib.patches import Rectangle
+
+    from openwar.sim.plot import _per_point
+
+    units = [
+        {"side": "A", "unit": "Spears", "destroyed_per_point": {"mean": 0.5, "ci95": [0.2, 0.8]}},
+        {"side": "B", "unit": "Bows", "destroyed_per_point": {"mean": 1.5, "ci95": None}},
+    ]
+    fig, ax = plt.subplots()
+    _per_point(ax, units)
+    bars = sorted(p.get_width() for p in ax.patches if isinstance(p, Rectangle))
+    assert [round(width, 6) for width in bars] == [0.5, 1.5]
+    at = {
+        float(y): t.get_text() for y, t in zip(ax.get_yticks(), ax.get_yticklabels(), strict=True)
+    }
+    assert at[max(at)] == "A: Spears" and at[min(at)] == "B: Bows"  # A's first unit on top
+    assert len(ax.collections) == 1  # one error bar: Bows has no interval (one battle)
+    dashed = [np.asarray(line.get_xdata()) for line in ax.lines if line.get_linestyle() == "--"]
+    assert [float(x[0]) for x in dashed] == [1.0]
+    plt.close(fig)
+    summary = {**SUMMARY, "units": [*units, {"side": "B", "unit": "Banner",
+                                             "destroyed_per_point": None}]}  # fmt: skip
+    chart = plot_run(summary, RESULTS, tmp_path / "units.svg").read_bytes()
+    assert b"earned back" in chart and b"Banner" not in chart
+    assert b"earned back" not in plot_run(SUMMARY, RESULTS, tmp_path / "old.svg").read_bytes()

@@ -22,10 +22,19 @@ COLOURS = ("#4a6fa5", "#c0504d")
 @plain_text
 def plot_run(summary: dict[str, Any], results: list[BattleResult], path: Path) -> Path:
     """Four panels: outcomes with their intervals, scores (by victory condition when the
-    battles had several: their scores count different things), points lost, rounds played."""
+    battles had several: their scores count different things), points lost, rounds played;
+    and below them, when the run measured it, each unit's enemy points destroyed per point of
+    its cost with its 95% interval."""
     check_output(path, "--plot", PICTURES)
     played = [r for r in results if r.error is None]
-    fig, axes = plt.subplots(2, 2, figsize=(10, 7), dpi=100)
+    units = [u for u in summary.get("units", []) if u.get("destroyed_per_point")]
+    if units:
+        fig = plt.figure(figsize=(10, 7 + 0.3 * len(units) + 1), dpi=100)
+        grid = fig.add_gridspec(3, 2, height_ratios=(7, 7, 0.6 * len(units) + 2))
+        axes = [[fig.add_subplot(grid[row, col]) for col in (0, 1)] for row in (0, 1)]
+        _per_point(fig.add_subplot(grid[2, :]), units)
+    else:
+        fig, axes = plt.subplots(2, 2, figsize=(10, 7), dpi=100)
     names = [summary["armies"][side]["name"] for side in ("A", "B")]
     _outcomes(axes[0][0], played)
     if len({r.condition for r in played}) > 1:
@@ -39,6 +48,26 @@ def plot_run(summary: dict[str, Any], results: list[BattleResult], path: Path) -
     fig.suptitle(f"{names[0]} (A) vs {names[1]} (B): {counted(len(played), 'battle')}")
     fig.tight_layout()
     return save_figure(fig, path, "--plot")
+
+
+def _per_point(ax: Any, units: list[dict[str, Any]]) -> None:
+    """Each unit's enemy points destroyed per point of its cost, with its 95% interval (none
+    for a single battle), side A's units in A's colour; a line at 1: its points earned back."""
+    labels = [f"{u['side']}: {u['unit']}" for u in units]
+    means = [u["destroyed_per_point"]["mean"] for u in units]
+    rows = list(range(len(units)))[::-1]  # the first unit at the top
+    colours = [COLOURS[0] if u["side"] == "A" else COLOURS[1] for u in units]
+    ax.barh(rows, means, color=colours)
+    for row, mean, unit in zip(rows, means, units, strict=True):
+        interval = unit["destroyed_per_point"]["ci95"]
+        if interval is not None:
+            low, high = interval
+            ax.errorbar([mean], [row], xerr=[[mean - low], [high - mean]], fmt="none",
+                        ecolor="black", capsize=3, lw=1)  # fmt: skip
+    ax.axvline(1.0, color="#555555", lw=1, ls="--")
+    ax.set_yticks(rows, labels)
+    ax.set_xlabel("enemy points destroyed per point of its cost, a battle (95% interval)")
+    ax.set_title("Units: what each destroyed for its points (right of the line: earned back)")
 
 
 def _outcomes(ax: Any, played: list[BattleResult]) -> None:
