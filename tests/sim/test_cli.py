@@ -294,8 +294,8 @@ def test_a_stop_after_the_last_battle_leaves_the_run_complete(
 @pytest.mark.parametrize(
     ("stop", "code", "said"),
     [
-        (KeyboardInterrupt(), 130, "openwar: interrupted"),
-        (Terminated(), 143, "openwar: terminated"),
+        (KeyboardInterrupt(), 130, "Interrupted"),
+        (Terminated(), 143, "Terminated"),
     ],
 )
 def test_a_stopped_sweep_says_so_with_the_signals_exit_code(
@@ -320,7 +320,10 @@ def test_a_stopped_sweep_says_so_with_the_signals_exit_code(
         "1",
     ]
     returned, out, err = run(capsys, *argv)
-    assert (returned, out, err.splitlines()[-1]) == (code, "", said)  # after the progress bar
+    line = err.splitlines()[-1]  # after the progress bar
+    assert (returned, out) == (code, "")
+    assert line.startswith(f"{said}: 0 of 200 battles of sweep 1 are kept in "), line
+    assert "Resume with: openwar sweep --resume 1 --store " in line
 
 
 def test_resuming_from_a_store_that_does_not_exist_leaves_no_file(

@@ -163,7 +163,8 @@ def test_default_store_follows_environment(monkeypatch: pytest.MonkeyPatch, tmp_
 
 def _old_store(path: Path, battles: int = 2) -> list[BattleResult]:
     """A store as OpenWar wrote it before battles recorded their victory condition and each
-    unit's kills: a run of ``battles`` battles; the results as played (with both)."""
+    unit's kills, and before sweeps were kept: a run of ``battles`` battles; the results as
+    played (with both)."""
     import sqlite3
 
     with RunStore(path) as store:
@@ -172,6 +173,7 @@ def _old_store(path: Path, battles: int = 2) -> list[BattleResult]:
     db = sqlite3.connect(path)
     db.execute("ALTER TABLE battles DROP COLUMN condition")
     db.execute("ALTER TABLE battles DROP COLUMN units_destroyed")
+    db.execute("ALTER TABLE runs DROP COLUMN sweep")
     db.commit()
     db.close()
     return played
@@ -190,6 +192,10 @@ def test_a_store_from_before_conditions_gets_the_column_filled(store_path: Path)
         assert store.results(1) == [replace(r, units_destroyed=()) for r in played]
     columns = [row[1] for row in sqlite3.connect(store_path).execute("PRAGMA table_info(battles)")]
     assert columns.count("condition") == 1 and columns.count("units_destroyed") == 1
+    runs = [row[1] for row in sqlite3.connect(store_path).execute("PRAGMA table_info(runs)")]
+    assert runs.count("sweep") == 1
+    with RunStore(store_path) as store:
+        assert store.run(1).sweep is None and store.run(1).to_json()["sweep"] is None
 
 
 def test_an_old_store_that_cannot_be_written_is_still_read(
@@ -211,6 +217,11 @@ def test_an_old_store_that_cannot_be_written_is_still_read(
         read = store.results(1)
     assert [r.condition for r in read] == ["", ""] and [r.units_destroyed for r in read] == [(), ()]
     assert [r.scores for r in read] == [r.scores for r in played]
+    with (
+        RunStore(store_path) as store,
+        pytest.raises(OpenWarError, match="run 1 is a simulation, not a sweep"),
+    ):
+        store.sweep_runs(1)
 
 
 def test_another_programs_sqlite_file_is_refused_and_left_alone(tmp_path: Path) -> None:

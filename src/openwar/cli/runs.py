@@ -92,11 +92,12 @@ def list_runs(
 
 
 def _armies_cell(run: StoredRun) -> str:
-    """The armies' names, then their files' names, dim, and the seed: runs of variant files
-    of one army (the same name) are told apart."""
+    """The armies' names, then their files' names, dim, and the seed (and a sweep's id): runs
+    of variant files of one army (the same name) are told apart."""
     files = " vs ".join(PurePath(army.path).name for army in run.plan.armies)
     names = escape(f"{run.army_names[0]} vs {run.army_names[1]}")
-    return f"{names}\n[dim]{escape(files)}, seed {run.plan.seed}[/dim]"
+    sweep = "" if run.sweep is None else f", sweep {run.sweep.get('id')}"
+    return f"{names}\n[dim]{escape(files)}, seed {run.plan.seed}{escape(sweep)}[/dim]"
 
 
 @runs_app.command("show")

@@ -131,12 +131,7 @@ def simulate_command(
                 except KeyboardInterrupt as exc:
                     raise stopped(runs, run_id, exc) from None
         except RunInterrupted as stop:
-            if stop.reason:
-                what, code = f"openwar simulate: error: {stop.reason}", 1
-            elif stop.terminated:
-                what, code = "Terminated", TERMINATED_EXIT
-            else:
-                what, code = "Interrupted", INTERRUPTED_EXIT
+            what, code = stop_words(stop)
             named = f" --store {shlex.quote(str(store or runs.path))}" if chosen else ""
             if stop.complete:  # stopped while its report was made: nothing left to resume
                 line = (
@@ -168,6 +163,16 @@ def simulate_command(
             markup=False,
         )
         raise typer.Exit(1)
+
+
+def stop_words(stop: RunInterrupted, command: str = "simulate") -> tuple[str, int]:
+    """What stopped a run, as a message begins, and the exit code: lost workers are an error
+    (1), Ctrl-C and SIGTERM the signals' codes."""
+    if stop.reason:
+        return f"openwar {command}: error: {stop.reason}", 1
+    if stop.terminated:
+        return "Terminated", TERMINATED_EXIT
+    return "Interrupted", INTERRUPTED_EXIT
 
 
 def _plan(

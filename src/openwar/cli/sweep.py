@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shlex
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
@@ -18,30 +20,40 @@ from openwar.battleplans.files import read_battleplan
 from openwar.battles import make_players, read_players
 from openwar.cli import options
 from openwar.cli.options import worker_count
-from openwar.cli.simulate import note_plan_points
+from openwar.cli.runs import MAX_RUN_ID
+from openwar.cli.simulate import note_plan_points, stop_words
 from openwar.progress import progress_bar
 from openwar.rulesets import load_ruleset
 from openwar.sim.executors import make_executor
 from openwar.sim.plan import DESTROYED_BY_UNIT, SIDES, ArmyFile, SimulationPlan
 from openwar.sim.report import with_interval
+from openwar.sim.run import RunInterrupted
 from openwar.sim.seeds import MAX_BATTLES, MAX_SEED
+from openwar.sim.store import ENV_STORE, RunStore, default_store
 from openwar.sim.sweep import (
     SIZE,
+    StoredSweep,
     SweepPoint,
     changes_points,
     even_points,
     parse_values,
     play_sweep,
+    record_sweep,
+    stored_sweep,
     sweep_plans,
 )
+from openwar.stopping import INTERRUPTED_EXIT, TERMINATED_EXIT, Terminated
 from openwar.widths import print_whole
 from openwar.words import counted
 
 
 def sweep_command(
-    army_a: Annotated[Path, typer.Argument(help="Army file of side A (YAML).")],
-    army_b: Annotated[Path, typer.Argument(help="Army file of side B (YAML).")],
-    unit: Annotated[str, typer.Option(help="Name of the unit to vary, as in its army file.")],
+    ctx: typer.Context,
+    army_a: Annotated[Path | None, typer.Argument(help="Army file of side A (YAML).")] = None,
+    army_b: Annotated[Path | None, typer.Argument(help="Army file of side B (YAML).")] = None,
+    unit: Annotated[
+        str | None, typer.Option(help="Name of the unit to vary, as in its army file.")
+    ] = None,
     size: Annotated[
         str | None, typer.Option(help="Sizes: START:STOP:STEP or A,B,C (--vary size).")
     ] = None,
@@ -81,6 +93,17 @@ def sweep_command(
     ] = None,
     scheduler: Annotated[str | None, typer.Option(help="tcp://host:port or local-dask.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the sweep as JSON.")] = False,
+    store: Annotated[
+        Path | None, typer.Option(help="Results store (default: $OPENWAR_STORE or user data).")
+    ] = None,
+    resume: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            max=MAX_RUN_ID,
+            help="Finish the interrupted sweep with this id (a complete one is shown again).",
+        ),
+    ] = None,
 ) -> None:
     """Vary one number of a unit: its side's win share at each value, and where it is even.
 
@@ -90,27 +113,65 @@ def sweep_command(
     Examples: openwar sweep examples/armies/openwar/iron_road_legion.yaml
     examples/armies/openwar/hearthhold_lodge.yaml --unit "First Ironclad Cohort"
     --size 10:30:5 -n 50; the same with --vary armor --values 3:6:1 instead of --size.
+
+    Every value is kept in the results store as a run (openwar runs list); an interrupted
+    sweep is finished with --resume ID.
     """
-    if side is not None and side.upper() not in SIDES:
-        raise typer.BadParameter(f"{side!r}: expected A or B", param_hint="'--side'")
-    key, numbers = _what_to_vary(size, vary, values)
-    plan = SimulationPlan(
-        (ArmyFile.read(army_a), ArmyFile.read(army_b)), None, read_players(players), seed, battles
-    )
-    index = SIDES.index(side.upper()) if side is not None else _side_of(plan, unit)
-    if battleplan is not None:
-        plan = replace(plan, battleplan=read_battleplan(battleplan, plan.ruleset))
-        note_plan_points(plan, "sweep")
-    plans = sweep_plans(plan, index, unit, numbers, key)
-    err = Console(stderr=True)
-    local = min(workers or os.cpu_count() or 1, battles)  # no idle processes
-    with (
-        make_executor(local, scheduler, workers and local) as executor,
-        progress_bar(err) as progress,
-    ):
-        what = f"{unit}: {len(numbers)} values of {key}"
-        task = progress.add_task(escape(what), total=battles * len(numbers))
-        points = play_sweep(plans, index, executor, lambda done: progress.advance(task, done), unit)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    # given, or $OPENWAR_STORE (repeated in a resume line: another shell may not have it)
+    chosen = store is not None or bool(os.environ.get(ENV_STORE))
+    path = store or default_store()
+    asked: StoredSweep | None = None
+    with contextlib.ExitStack() as opened:
+        if resume is None:  # a bad army, unit or value is said before the store is touched
+            if army_a is None or army_b is None:
+                missing = "ARMY_A" if army_a is None else "ARMY_B"
+                raise typer.BadParameter("give two army files (or --resume ID)",
+                                         param_hint=missing)  # fmt: skip
+            if unit is None:
+                raise typer.BadParameter("which unit to vary? e.g. --unit \"First Ironclad "
+                                         "Cohort\"", param_hint="'--unit'")  # fmt: skip
+            if side is not None and side.upper() not in SIDES:
+                raise typer.BadParameter(f"{side!r}: expected A or B", param_hint="'--side'")
+            key, numbers = _what_to_vary(size, vary, values)
+            files = (ArmyFile.read(army_a), ArmyFile.read(army_b))
+            plan = SimulationPlan(files, None, read_players(players), seed, battles)
+            index = SIDES.index(side.upper()) if side is not None else _side_of(plan, unit)
+            if battleplan is not None:
+                plan = replace(plan, battleplan=read_battleplan(battleplan, plan.ruleset))
+                note_plan_points(plan, "sweep")
+            plans = sweep_plans(plan, index, unit, numbers, key)
+        else:  # a resume reads a store that must exist: never one made empty for it
+            _refuse_with_resume(ctx, army_a, [unit, size, vary, values, side])
+            runs = opened.enter_context(RunStore(path, create=False))
+            asked = stored_sweep(runs, resume)
+            plan, index, unit, key = asked.plan, asked.side, asked.unit, asked.key
+            plans = asked.plans
+        battles = plan.battles
+        local = min(workers or os.cpu_count() or 1, battles)  # no idle processes
+        try:
+            with (
+                make_executor(local, scheduler, workers and local) as executor,
+                progress_bar(err) as progress,
+            ):  # started before the store is made: a bad --scheduler leaves none
+                if asked is None:
+                    runs = opened.enter_context(RunStore(path, make_folder=not chosen))
+                    asked = record_sweep(runs, plan, index, unit, key, plans)
+                done = sum(runs.run(run_id).done for run_id in asked.run_ids)
+                if resume is not None:
+                    complete = done == battles * len(plans)
+                    said = "is complete: shown" if complete else "resumed"
+                    err.print(f"Sweep {resume} {said} from {runs.path}", markup=False)
+                what = f"{unit}: {len(plans)} values of {key}"
+                task = progress.add_task(escape(what), total=battles * len(plans), completed=done)
+                recorded = (runs, asked.run_ids)
+                points = play_sweep(
+                    plans, index, executor, lambda n: progress.advance(task, n), unit, recorded
+                )
+        except (RunInterrupted, KeyboardInterrupt) as stop:
+            if asked is None:  # stopped before it was recorded: nothing to keep
+                raise
+            _say_stopped(err, stop, runs, asked, (store or runs.path) if chosen else None, as_json)
     even = even_points(points, key)
     note = _note(plan, index, unit, key)
     limit = assess(plan.army_lists()[index]).limit
@@ -135,6 +196,8 @@ def sweep_command(
             "points_limit": limit,
             "over_limit": over,
             "players_ignore_points": blind,
+            "sweep_id": asked.run_ids[0],
+            "runs": asked.run_ids,
         }
         typer.echo(json.dumps(data, indent=2))
     else:
@@ -146,16 +209,66 @@ def sweep_command(
         console = Console(highlight=False)
         console.print(_fixed(plan, index, battles), markup=False)
         _print(console, unit, SIDES[index], key, points, even, note, limit, blind_to)
+    ids = asked.run_ids
+    named = f" --store {shlex.quote(str(store or runs.path))}" if chosen else ""
+    err.print(
+        f"Sweep {ids[0]} stored in {runs.path} as runs {ids[0]}-{ids[-1]}, one a value: "
+        f"openwar runs show ID{named}",
+        markup=False,
+    )
     failed = sum(p.failed for p in points)
     if failed:  # a value whose battles all failed reads as an even 50%
-        Console(stderr=True, soft_wrap=True).print(
+        first = next(run_id for run_id, p in zip(ids, points, strict=True) if p.failed)
+        err.print(
             f"openwar sweep: error: {failed} of {counted(battles * len(points), 'battle')} "
-            "failed and are left out of the figures (openwar simulate on one value shows "
+            f"failed and are left out of the figures (openwar runs show {first}{named} shows "
             "the first one's seed and error)",
             markup=False,
-            highlight=False,
         )
         raise typer.Exit(1)
+
+
+def _refuse_with_resume(ctx: typer.Context, army_a: Path | None, given: list[object]) -> None:
+    """What a resumed sweep takes from the store may not be given with --resume."""
+    stored = ("battles", "players", "battleplan", "seed")
+    if (
+        army_a is not None
+        or any(v is not None for v in given)
+        or any(options.given(ctx, name) for name in stored)
+    ):
+        raise typer.BadParameter(
+            "a resumed sweep takes its armies, unit, values, -n, --players, --seed and "
+            "--battleplan from the store (give only --resume ID)",
+            param_hint="'--resume'",
+        )
+
+
+def _say_stopped(
+    err: Console,
+    stop: RunInterrupted | KeyboardInterrupt,
+    runs: RunStore,
+    sweep: StoredSweep,
+    store: Path | None,
+    as_json: bool,
+) -> NoReturn:
+    """How far a stopped sweep got, where it is kept and how to finish it; exits."""
+    sweep_id = sweep.run_ids[0]
+    if isinstance(stop, RunInterrupted):
+        what, code = stop_words(stop, "sweep")
+    else:  # between two values' runs
+        terminated = isinstance(stop, Terminated)
+        what, code = (
+            ("Terminated", TERMINATED_EXIT) if terminated else ("Interrupted", INTERRUPTED_EXIT)
+        )
+    done = sum(runs.run(run_id).done for run_id in sweep.run_ids)
+    total = sum(plan.battles for _, _, plan in sweep.plans)
+    named = f" --store {shlex.quote(str(store))}" if store is not None else ""
+    err.print(
+        f"{what}: {done} of {total} battles of sweep {sweep_id} are kept in {runs.path}. "
+        f"Resume with: openwar sweep --resume {sweep_id}{named}" + (" --json" if as_json else ""),
+        markup=False,
+    )
+    raise typer.Exit(code)
 
 
 def _side_of(plan: SimulationPlan, unit: str) -> int:

@@ -3,6 +3,10 @@
 A run keeps its inputs (both army files' text and sha256, the battleplan, players, seed, number
 of battles, code version), one row per finished battle (committed as each finishes, so an
 interrupted run loses nothing it has played) and, once complete, its summary.
+
+A sweep (:mod:`openwar.sim.sweep`) is kept as one run per value, all recorded at once; each
+run's ``sweep`` column says which sweep it belongs to (the sweep's id is its first run's), its
+value, the points its battleplans are generated for, and what the sweep varies in which files.
 """
 
 from __future__ import annotations
@@ -41,7 +45,8 @@ CREATE TABLE IF NOT EXISTS runs (
     army_b_path TEXT NOT NULL, army_b_text TEXT NOT NULL, army_b_sha256 TEXT NOT NULL,
     army_a_name TEXT NOT NULL, army_b_name TEXT NOT NULL,
     code_version TEXT NOT NULL,
-    summary TEXT
+    summary TEXT,
+    sweep TEXT
 );
 CREATE TABLE IF NOT EXISTS battles (
     run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
@@ -86,6 +91,8 @@ BATTLE_COLUMNS = (
 )
 # columns added since the first stores, with what a store without them reads instead
 LATER_COLUMNS = {"condition": "''", "units_destroyed": "'[]'"}
+# and in the runs table (NULL: a run of its own, not a sweep's)
+LATER_RUN_COLUMNS = ("sweep",)
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -133,9 +140,14 @@ class StoredRun:
     code_version: str
     summary: dict[str, Any] | None
     done: int
+    sweep: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         plan = self.plan
+        sweep = None
+        if self.sweep is not None:
+            shown = ("id", "value", "unit", "side", "vary")
+            sweep = {key: self.sweep.get(key) for key in shown}
         return {
             "id": self.id,
             "created": self.created,
@@ -152,6 +164,7 @@ class StoredRun:
             "battleplan": plan.describe_board(),
             "code_version": self.code_version,
             "summary": self.summary,
+            "sweep": sweep,
         }
 
 
@@ -201,6 +214,7 @@ class RunStore:
                                "simulate` first)")  # fmt: skip
         self._db.executescript(SCHEMA)
         self._missing = _add_later_columns(self._db)
+        self._missing_runs = _add_later_run_columns(self._db)
         self._db.execute("PRAGMA foreign_keys = ON")
 
     def close(self) -> None:
@@ -216,33 +230,75 @@ class RunStore:
     @guarded("written")
     def create(self, plan: SimulationPlan, names: tuple[str, str], code_version: str) -> int:
         """Record a new run's inputs; returns its id. A run's battleplans are generated for
-        its armies' limits (``board_points`` is a sweep's, and sweeps are not stored)."""
+        its armies' limits (``board_points`` is a sweep's: see :meth:`create_sweep`)."""
         if plan.board_points is not None:
-            raise ValueError("a plan with board_points (a sweep's) is not stored")
-        a, b = plan.armies
+            raise ValueError("a plan with board_points (a sweep's) is stored by create_sweep")
         with self._db:
-            cursor = self._db.execute(
-                "INSERT INTO runs (created, status, battles, seed, players, battleplan,"
-                " army_a_path, army_a_text, army_a_sha256, army_b_path, army_b_text,"
-                " army_b_sha256, army_a_name, army_b_name, code_version)"
-                " VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    _now(),
-                    plan.battles,
-                    plan.seed,
-                    json.dumps(list(plan.players)),
-                    None if plan.battleplan is None else json.dumps(plan.battleplan),
-                    a.path,
-                    a.text,
-                    a.sha256,
-                    b.path,
-                    b.text,
-                    b.sha256,
-                    names[0],
-                    names[1],
-                    code_version,
-                ),
+            return self._insert(plan, names, code_version, None)
+
+    @guarded("written")
+    def create_sweep(
+        self,
+        runs: list[tuple[SimulationPlan, tuple[str, str], dict[str, Any]]],
+        code_version: str,
+    ) -> list[int]:
+        """Record every value of a sweep at once, as ``(plan, army names, about)`` (``about``:
+        the value and what the sweep varies, kept in each run's ``sweep`` column with the
+        plan's ``board_points``); returns the runs' ids, the first being the sweep's id."""
+        with self._db:
+            ids: list[int] = []
+            for plan, names, about in runs:
+                first = ids[0] if ids else None
+                sweep = {**about, "id": first, "board_points": plan.board_points}
+                ids.append(self._insert(plan, names, code_version, sweep))
+            self._db.execute(  # the first run's sweep id is its own, known once it is in
+                "UPDATE runs SET sweep = ? WHERE id = ?",
+                (json.dumps({**json.loads(self._sweep_text(ids[0])), "id": ids[0]}), ids[0]),
             )
+        return ids
+
+    def _sweep_text(self, run_id: int) -> str:
+        row = self._db.execute("SELECT sweep FROM runs WHERE id = ?", (run_id,)).fetchone()
+        return str(row[0])
+
+    def _insert(
+        self,
+        plan: SimulationPlan,
+        names: tuple[str, str],
+        code_version: str,
+        sweep: dict[str, Any] | None,
+    ) -> int:
+        """Insert a run (in the caller's transaction); returns its id."""
+        a, b = plan.armies
+        if sweep is not None and "sweep" in self._missing_runs:
+            raise OpenWarError(f"results store {self.path}: cannot record a sweep (it could "
+                               "not be given a sweep column)")  # fmt: skip
+        cursor = self._db.execute(
+            "INSERT INTO runs (created, status, battles, seed, players, battleplan,"
+            " army_a_path, army_a_text, army_a_sha256, army_b_path, army_b_text,"
+            " army_b_sha256, army_a_name, army_b_name, code_version"
+            + (", sweep" if sweep is not None else "")
+            + ") VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+            + (", ?" if sweep is not None else "")
+            + ")",
+            (
+                _now(),
+                plan.battles,
+                plan.seed,
+                json.dumps(list(plan.players)),
+                None if plan.battleplan is None else json.dumps(plan.battleplan),
+                a.path,
+                a.text,
+                a.sha256,
+                b.path,
+                b.text,
+                b.sha256,
+                names[0],
+                names[1],
+                code_version,
+                *([json.dumps(sweep)] if sweep is not None else []),
+            ),
+        )
         assert cursor.lastrowid is not None
         return cursor.lastrowid
 
@@ -281,8 +337,9 @@ class RunStore:
             "SELECT id, created, finished, status, battles, seed, players, battleplan,"
             " army_a_path, army_a_text, army_b_path, army_b_text, army_a_name, army_b_name,"
             " code_version, summary,"
-            " (SELECT COUNT(*) FROM battles WHERE run_id = runs.id)"
-            " FROM runs WHERE id = ?",
+            " (SELECT COUNT(*) FROM battles WHERE run_id = runs.id),"
+            + (" NULL" if "sweep" in self._missing_runs else " sweep")
+            + " FROM runs WHERE id = ?",
             (run_id,),
         ).fetchone()
         if row is None:
@@ -297,6 +354,35 @@ class RunStore:
     def runs(self) -> list[StoredRun]:
         ids = [row[0] for row in self._db.execute("SELECT id FROM runs ORDER BY id")]
         return [self.run(i) for i in ids]
+
+    @guarded("read")
+    def sweep_runs(self, sweep_id: int) -> list[StoredRun]:
+        """The runs of sweep ``sweep_id`` (its first run's id), in the order of its values."""
+        if "sweep" in self._missing_runs:
+            found: list[StoredRun] = []
+        else:
+            rows = self._db.execute(
+                "SELECT id FROM runs WHERE sweep IS NOT NULL AND id >= ? ORDER BY id", (sweep_id,)
+            )
+            found = [run for run in (self.run(row[0]) for row in rows.fetchall())
+                     if run.sweep is not None and run.sweep.get("id") == sweep_id]  # fmt: skip
+        if not found:
+            raise OpenWarError(self._not_a_sweep(sweep_id))
+        return found
+
+    def _not_a_sweep(self, run_id: int) -> str:
+        """Why ``run_id`` names no sweep: no such run, a run of a sweep begun at another, or
+        a simulation's run."""
+        try:
+            run = self.run(run_id)
+        except OpenWarError:
+            return f"sweep {run_id}: no such sweep in {self.path}"
+        if run.sweep is not None:
+            first = run.sweep.get("id")
+            return (f"run {run_id} is a value of sweep {first}, not a sweep's first run (openwar"
+                    f" sweep --resume {first})")  # fmt: skip
+        return (f"run {run_id} is a simulation, not a sweep (openwar simulate --resume {run_id}"
+                " finishes it)")  # fmt: skip
 
     def _columns(self) -> tuple[str, ...]:
         """The battle columns to read (a column a store lacks reads as its default)."""
@@ -455,8 +541,25 @@ def _add_later_columns(db: sqlite3.Connection) -> set[str]:
     return set(LATER_COLUMNS) - _battle_columns(db)
 
 
-def _battle_columns(db: sqlite3.Connection) -> set[str]:
-    return {row[1] for row in db.execute("PRAGMA table_info(battles)")}
+def _battle_columns(db: sqlite3.Connection, table: str = "battles") -> set[str]:
+    return {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+
+
+def _add_later_run_columns(db: sqlite3.Connection) -> set[str]:
+    """Give a store written before sweeps were kept the runs' ``sweep`` column (NULL for
+    every run it has); the columns the runs table still lacks (a store that cannot be
+    written is read without them)."""
+    missing = [c for c in LATER_RUN_COLUMNS if c not in _battle_columns(db, "runs")]
+    if not missing:
+        return set()
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        for column in missing:
+            db.execute(f"ALTER TABLE runs ADD COLUMN {column} TEXT")
+        db.commit()
+    except sqlite3.OperationalError:
+        db.rollback()
+    return set(LATER_RUN_COLUMNS) - _battle_columns(db, "runs")
 
 
 def _default_conditions() -> dict[str, str]:
@@ -534,16 +637,20 @@ def _battle(row: tuple[Any, ...]) -> BattleResult:
 
 def _stored(row: tuple[Any, ...]) -> StoredRun:
     (rid, created, finished, status, battles, seed, players, battleplan) = row[:8]
-    (a_path, a_text, b_path, b_text, a_name, b_name, version, summary, done) = row[8:]
+    (a_path, a_text, b_path, b_text, a_name, b_name, version, summary, done, sweep) = row[8:]
     names = json.loads(players)
     if not (isinstance(battles, int) and 1 <= battles <= MAX_BATTLES):  # a store edited by hand
         raise ValueError(f"run {rid} records {battles!r} battles, not 1 to {MAX_BATTLES:,}")
+    about = None if sweep is None else json.loads(sweep)
+    if about is not None and not isinstance(about, dict):
+        raise ValueError(f"run {rid} records {sweep!r} as its sweep")
     plan = SimulationPlan(
         armies=(ArmyFile(a_path, a_text), ArmyFile(b_path, b_text)),
         battleplan=None if battleplan is None else json.loads(battleplan),
         players=(names[0], names[1]),
         seed=seed,
         battles=battles,
+        board_points=None if about is None else about.get("board_points"),
     )
     return StoredRun(
         id=rid,
@@ -555,6 +662,7 @@ def _stored(row: tuple[Any, ...]) -> StoredRun:
         code_version=version,
         summary=None if summary is None else json.loads(summary),
         done=done,
+        sweep=about,
     )
 
 

@@ -8,6 +8,10 @@ army files' own points limits generate (an Age of Sigmar table and its terrain g
 points: a value over the limit is played on the files' table all the same), so the battleplans
 are the same at every value and differences come from the unit alone; both armies' limits are
 raised to the largest army of the sweep so that every value's army is read as valid.
+
+A sweep is kept in the results store as one run per value (:func:`record_sweep`), recorded
+before any is played: each value's battles are committed as they finish, so a sweep stopped
+part-way is finished later (:func:`stored_sweep`) with the same results.
 """
 
 from __future__ import annotations
@@ -27,8 +31,10 @@ from openwar.errors import OpenWarError
 from openwar.rulesets import load_ruleset
 from openwar.sim.executors import Executor, chunked
 from openwar.sim.plan import SIDES, ArmyFile, BattleResult, SimulationPlan
+from openwar.sim.run import code_version, play_run
 from openwar.sim.seeds import battle_seeds
 from openwar.sim.stats import mean_interval, wilson
+from openwar.sim.store import RunStore
 from openwar.sim.summary import SideInfo
 
 SIZE = "size"
@@ -193,35 +199,118 @@ def sweep_plans(
     return result
 
 
+Plans = list[tuple[int, int, SimulationPlan]]
+
+
+@dataclass(frozen=True)
+class StoredSweep:
+    """A sweep read back from the store: the plan of the files as given, the army holding
+    the unit (0 or 1), the unit and what of it is varied, each value's ``(value, army
+    points, plan)`` and run id."""
+
+    plan: SimulationPlan
+    side: int
+    unit: str
+    key: str
+    plans: Plans
+    run_ids: list[int]
+
+
+def record_sweep(
+    store: RunStore, plan: SimulationPlan, side: int, unit: str, key: str, plans: Plans
+) -> StoredSweep:
+    """Record the sweep of ``plans`` (:func:`sweep_plans` of ``plan``) in ``store``, one run
+    per value, all at once; the sweep's id is its first run's."""
+    about = {
+        "unit": unit,
+        "side": SIDES[side],
+        "vary": key,
+        "files": [[army.path, army.text] for army in plan.armies],
+    }
+    runs = []
+    for value, total, varied in plans:
+        armies = varied.army_lists()
+        names = (armies[0].name, armies[1].name)
+        runs.append((varied, names, {**about, "value": value, "points": total}))
+    ids = store.create_sweep(runs, code_version(plan.ruleset))
+    return StoredSweep(plan, side, unit, key, plans, ids)
+
+
+def stored_sweep(store: RunStore, sweep_id: int) -> StoredSweep:
+    """The sweep with id ``sweep_id`` as :func:`record_sweep` kept it."""
+    runs = store.sweep_runs(sweep_id)
+    about = runs[0].sweep or {}
+    first = runs[0].plan
+    files = [ArmyFile(str(path), str(text)) for path, text in about["files"]]
+    plan = SimulationPlan(
+        (files[0], files[1]), first.battleplan, first.players, first.seed, first.battles
+    )
+    plans = [(int(r.sweep["value"]), int(r.sweep["points"]), r.plan) for r in runs if r.sweep]
+    ids = [r.id for r in runs]
+    return StoredSweep(plan, SIDES.index(about["side"]), about["unit"], about["vary"], plans, ids)
+
+
 def changes_points(key: str) -> bool:
     """Whether varying ``key`` changes the army's points (its size or its cost)."""
     return key in (SIZE, "points", "points_per_miniature")
 
 
 def play_sweep(
-    plans: list[tuple[int, int, SimulationPlan]],
+    plans: Plans,
     side: int,
     executor: Executor,
     advance: Callable[[int], None] | None = None,
     unit: str | None = None,
+    recorded: tuple[RunStore, list[int]] | None = None,
 ) -> list[SweepPoint]:
-    """Play the battles of every size's plan (:func:`sweep_plans`, made first so that a bad
-    unit or size is reported before any executor starts) on a started executor; ``advance``
+    """Play the battles of every value's plan (:func:`sweep_plans`, made first so that a bad
+    unit or value is reported before any executor starts) on a started executor; ``advance``
     is told how many battles each finished chunk held (for a progress bar). With ``unit``,
-    each point also has what that unit (of army ``side``) destroyed."""
+    each point also has what that unit (of army ``side``) destroyed. ``recorded``: the store
+    and run ids of the values (:func:`record_sweep`): only the battles it lacks are played,
+    each kept as it finishes (a stop raises :class:`~openwar.sim.run.RunInterrupted`)."""
     points = []
-    for value, total, varied in plans:
-        items = list(enumerate(battle_seeds(varied.seed, varied.battles)))
-        results = []
-        for chunk in executor.results(varied, chunked(items, executor.workers)):
-            results += chunk
-            if advance is not None:
-                advance(len(chunk))
+    for n, (value, total, varied) in enumerate(plans):
+        if recorded is None:
+            results = _played(varied, executor, advance)
+        else:
+            results = _played_in(*recorded, n, executor, advance)
         point = _point(value, total, side, results)
         if unit is not None:
             point = _with_kills(point, varied, side, unit, results)
         points.append(point)
     return points
+
+
+def _played(
+    plan: SimulationPlan, executor: Executor, advance: Callable[[int], None] | None
+) -> list[BattleResult]:
+    items = list(enumerate(battle_seeds(plan.seed, plan.battles)))
+    results = []
+    for chunk in executor.results(plan, chunked(items, executor.workers)):
+        results += chunk
+        if advance is not None:
+            advance(len(chunk))
+    return results
+
+
+def _played_in(
+    store: RunStore,
+    run_ids: list[int],
+    n: int,
+    executor: Executor,
+    advance: Callable[[int], None] | None,
+) -> list[BattleResult]:
+    """Value ``n``'s battles, the missing ones played into its run of ``store``."""
+    run_id = run_ids[n]
+    if store.run(run_id).status == "complete":
+        return store.results(run_id)
+
+    def told(results: list[BattleResult]) -> None:
+        if advance is not None:
+            advance(len(results))
+
+    return play_run(store, run_id, executor, told).results
 
 
 def _with_kills(
