@@ -120,8 +120,72 @@ def test_a_resume_of_no_sweep_says_what_the_id_is(
     assert code == 0, err
     for sweep_id, said in [
         ("2", "run 2 is a value of sweep 1, not a sweep's first run (openwar sweep --resume 1)"),
-        ("3", "run 3 is a simulation, not a sweep (openwar simulate --resume 3 finishes it)"),
+        ("3", "run 3 is a simulation, not a sweep (openwar runs show 3)"),
         ("9", f"sweep 9: no such sweep in {store_path}"),
     ]:
         code, _, err = run(capsys, "sweep", "--resume", sweep_id)
         assert (code, err.strip()) == (2, f"openwar sweep: error: {said}")
+
+
+def test_values_not_played_yet_are_pending_and_runs_show_names_their_sweep(
+    capsys: pytest.CaptureFixture[str], store_path: Path
+) -> None:
+    from openwar.sim.sweep import sweep_plans
+
+    from .conftest import small_plan
+
+    plan = small_plan()
+    plans = sweep_plans(plan, 0, "Legion Cohort", [10, 30])
+    with RunStore(store_path) as store:
+        recorded = record_sweep(store, plan, 0, "Legion Cohort", "size", plans)
+        assert [store.run(i).status for i in recorded.run_ids] == ["pending", "pending"]
+    code, out, _ = run(capsys, "runs", "show", "2")
+    assert code == 0
+    assert "Value 30 of sweep 1: Legion Cohort (army A), size varied" in out
+    assert f"Not complete: openwar sweep --resume 1 --store {store_path}" in out  # not simulate
+
+
+def test_a_sweep_another_process_plays_is_refused_before_any_battle(
+    capsys: pytest.CaptureFixture[str], store_path: Path
+) -> None:
+    from openwar.sim.locks import playing
+    from openwar.sim.sweep import sweep_plans
+
+    from .conftest import small_plan
+
+    plan = small_plan()
+    with RunStore(store_path) as store:
+        record_sweep(
+            store, plan, 0, "Legion Cohort", "size", sweep_plans(plan, 0, "Legion Cohort", [10, 30])
+        )
+    with playing(store_path, 2):  # as another process playing value 30 would
+        code, _, err = run(capsys, "sweep", "--resume", "1", "--workers", "1")
+    assert code == 1 and "run 2 (sweep 1's) is being played now" in err, err
+    assert "resume sweep 1" in err
+    with RunStore(store_path) as store:
+        assert store.run(1).done == 0  # value 10 was not played meanwhile
+
+
+def test_a_sweep_resumed_under_other_code_says_its_results_may_differ(
+    capsys: pytest.CaptureFixture[str], store_path: Path
+) -> None:
+    import sqlite3
+
+    code, _, err = run(capsys, *SWEEP, *SMALL)
+    assert code == 0, err
+    with sqlite3.connect(store_path) as db:
+        db.execute("UPDATE runs SET code_version = 'openwar 0.0.1; openwar battle code 1'")
+    code, _, err = run(capsys, "sweep", "--resume", "1", "--json")
+    assert code == 0 and "warning: sweep 1 was started with openwar 0.0.1" in err, err
+
+
+def test_no_store_plays_the_same_sweep_and_records_nothing(
+    capsys: pytest.CaptureFixture[str], store_path: Path
+) -> None:
+    code, bare, err = run(capsys, *SWEEP, *SMALL, "--no-store")
+    assert code == 0 and not store_path.exists() and "stored" not in err, err
+    code, kept, err = run(capsys, *SWEEP, *SMALL)
+    assert code == 0, err
+    assert json.loads(bare) == {**json.loads(kept), "sweep_id": None, "runs": None}
+    code, _, err = run(capsys, "sweep", "--resume", "1", "--no-store")
+    assert code == 2 and "--no-store cannot go with it" in err

@@ -124,6 +124,13 @@ def show_run(
         console.print(f"  {name} (sha256 {army.sha256[:16]}):", markup=False)
         console.print(f"    {army.path}", markup=False, soft_wrap=True)  # a path kept whole
     console.print(f"  {run.done}/{run.plan.battles} battles; {run.code_version}", markup=False)
+    sweep = run.sweep
+    if sweep is not None:
+        console.print(
+            f"  Value {sweep.get('value')} of sweep {sweep.get('id')}: {sweep.get('unit')} "
+            f"(army {sweep.get('side')}), {sweep.get('vary')} varied",
+            markup=False,
+        )
     if run.summary is not None:
         console.file.write(summary)
     elif run.status == "running" and being_played(path, run.id):  # openwar.sim.locks
@@ -131,9 +138,10 @@ def show_run(
     else:  # the store named as it was found: another shell may not set $OPENWAR_STORE
         named = store or (path if os.environ.get(ENV_STORE) else None)
         where = "" if named is None else f" --store {shlex.quote(str(named))}"
-        console.print(
-            f"Not complete: openwar simulate --resume {run.id}{where}", markup=False, soft_wrap=True
+        resume = (
+            f"simulate --resume {run.id}" if sweep is None else f"sweep --resume {sweep.get('id')}"
         )
+        console.print(f"Not complete: openwar {resume}{where}", markup=False, soft_wrap=True)
 
 
 @runs_app.command("export")

@@ -25,9 +25,10 @@ from openwar.cli.simulate import note_plan_points, stop_words
 from openwar.progress import progress_bar
 from openwar.rulesets import load_ruleset
 from openwar.sim.executors import make_executor
+from openwar.sim.locks import RunBusy, being_played
 from openwar.sim.plan import DESTROYED_BY_UNIT, SIDES, ArmyFile, SimulationPlan
 from openwar.sim.report import with_interval
-from openwar.sim.run import RunInterrupted
+from openwar.sim.run import RunInterrupted, code_version, same_code
 from openwar.sim.seeds import MAX_BATTLES, MAX_SEED
 from openwar.sim.store import ENV_STORE, RunStore, default_store
 from openwar.sim.sweep import (
@@ -104,6 +105,12 @@ def sweep_command(
             help="Finish the interrupted sweep with this id (a complete one is shown again).",
         ),
     ] = None,
+    no_store: Annotated[
+        bool,
+        typer.Option(
+            "--no-store", help="Record nothing (a store that cannot be written; a stop loses all)."
+        ),
+    ] = False,
 ) -> None:
     """Vary one number of a unit: its side's win share at each value, and where it is even.
 
@@ -142,29 +149,34 @@ def sweep_command(
                 note_plan_points(plan, "sweep")
             plans = sweep_plans(plan, index, unit, numbers, key)
         else:  # a resume reads a store that must exist: never one made empty for it
-            _refuse_with_resume(ctx, army_a, [unit, size, vary, values, side])
+            _refuse_with_resume(ctx, army_a, [unit, size, vary, values, side], no_store)
             runs = opened.enter_context(RunStore(path, create=False))
             asked = stored_sweep(runs, resume)
+            _check_resumable(runs, asked, err)
             plan, index, unit, key = asked.plan, asked.side, asked.unit, asked.key
             plans = asked.plans
         battles = plan.battles
-        local = min(workers or os.cpu_count() or 1, battles)  # no idle processes
+        complete = asked is not None and all(
+            runs.run(run_id).status == "complete" for run_id in asked.run_ids
+        )
+        local = 1 if complete else min(workers or os.cpu_count() or 1, battles)  # none idle
         try:
-            with (
-                make_executor(local, scheduler, workers and local) as executor,
+            with (  # a complete sweep is read back: no workers, no cluster
+                make_executor(
+                    local, None if complete else scheduler, workers and local
+                ) as executor,
                 progress_bar(err) as progress,
             ):  # started before the store is made: a bad --scheduler leaves none
-                if asked is None:
+                if asked is None and not no_store:
                     runs = opened.enter_context(RunStore(path, make_folder=not chosen))
                     asked = record_sweep(runs, plan, index, unit, key, plans)
-                done = sum(runs.run(run_id).done for run_id in asked.run_ids)
+                done = 0 if asked is None else sum(runs.run(i).done for i in asked.run_ids)
                 if resume is not None:
-                    complete = done == battles * len(plans)
                     said = "is complete: shown" if complete else "resumed"
                     err.print(f"Sweep {resume} {said} from {runs.path}", markup=False)
                 what = f"{unit}: {len(plans)} values of {key}"
                 task = progress.add_task(escape(what), total=battles * len(plans), completed=done)
-                recorded = (runs, asked.run_ids)
+                recorded = None if asked is None else (runs, asked.run_ids)
                 points = play_sweep(
                     plans, index, executor, lambda n: progress.advance(task, n), unit, recorded
                 )
@@ -180,7 +192,7 @@ def sweep_command(
     blind = (
         key != SIZE
         and changes_points(key)
-        and not any(p.reads_points for p in make_players(plan.players, seed, plan.ruleset))
+        and not any(p.reads_points for p in make_players(plan.players, plan.seed, plan.ruleset))
     )
     if as_json:
         data = {
@@ -189,15 +201,15 @@ def sweep_command(
             "vary": key,
             "vary_note": note,
             "battles": battles,
-            "seed": seed,
+            "seed": plan.seed,
             "players": list(plan.players),
             "sweep": [p.to_json() for p in points],
             "even": even,
             "points_limit": limit,
             "over_limit": over,
             "players_ignore_points": blind,
-            "sweep_id": asked.run_ids[0],
-            "runs": asked.run_ids,
+            "sweep_id": None if asked is None else asked.run_ids[0],
+            "runs": None if asked is None else asked.run_ids,
         }
         typer.echo(json.dumps(data, indent=2))
     else:
@@ -209,27 +221,35 @@ def sweep_command(
         console = Console(highlight=False)
         console.print(_fixed(plan, index, battles), markup=False)
         _print(console, unit, SIDES[index], key, points, even, note, limit, blind_to)
-    ids = asked.run_ids
-    named = f" --store {shlex.quote(str(store or runs.path))}" if chosen else ""
-    err.print(
-        f"Sweep {ids[0]} stored in {runs.path} as runs {ids[0]}-{ids[-1]}, one a value: "
-        f"openwar runs show ID{named}",
-        markup=False,
-    )
+    named = f" --store {shlex.quote(str(store or path))}" if chosen else ""
+    if asked is not None:
+        ids = asked.run_ids
+        err.print(
+            f"Sweep {ids[0]} stored in {runs.path} as runs {ids[0]}-{ids[-1]}, one a value: "
+            f"openwar runs show ID{named}",
+            markup=False,
+        )
     failed = sum(p.failed for p in points)
     if failed:  # a value whose battles all failed reads as an even 50%
-        first = next(run_id for run_id, p in zip(ids, points, strict=True) if p.failed)
+        shown = "openwar simulate on one value shows"
+        if asked is not None:
+            first = next(i for i, p in zip(asked.run_ids, points, strict=True) if p.failed)
+            shown = f"openwar runs show {first}{named} shows"
         err.print(
             f"openwar sweep: error: {failed} of {counted(battles * len(points), 'battle')} "
-            f"failed and are left out of the figures (openwar runs show {first}{named} shows "
-            "the first one's seed and error)",
+            f"failed and are left out of the figures ({shown} the first one's seed and error)",
             markup=False,
         )
         raise typer.Exit(1)
 
 
-def _refuse_with_resume(ctx: typer.Context, army_a: Path | None, given: list[object]) -> None:
+def _refuse_with_resume(
+    ctx: typer.Context, army_a: Path | None, given: list[object], no_store: bool
+) -> None:
     """What a resumed sweep takes from the store may not be given with --resume."""
+    if no_store:
+        raise typer.BadParameter("a resumed sweep is in the store: --no-store cannot go with it",
+                                 param_hint="'--resume'")  # fmt: skip
     stored = ("battles", "players", "battleplan", "seed")
     if (
         army_a is not None
@@ -240,6 +260,22 @@ def _refuse_with_resume(ctx: typer.Context, army_a: Path | None, given: list[obj
             "a resumed sweep takes its armies, unit, values, -n, --players, --seed and "
             "--battleplan from the store (give only --resume ID)",
             param_hint="'--resume'",
+        )
+
+
+def _check_resumable(runs: RunStore, sweep: StoredSweep, err: Console) -> None:
+    """A sweep another process is playing is refused before any worker starts; one recorded
+    by other code is resumed with a warning (its battles may differ)."""
+    sweep_id = sweep.run_ids[0]
+    for run_id in sweep.run_ids:
+        if runs.run(run_id).status != "complete" and being_played(runs.path, run_id):
+            raise RunBusy(run_id, f"sweep {sweep_id}")
+    recorded = runs.run(sweep_id).code_version
+    if not same_code(recorded, sweep.plan.ruleset):
+        err.print(
+            f"warning: sweep {sweep_id} was started with {recorded}; this is "
+            f"{code_version(sweep.plan.ruleset)}, so its results may differ",
+            markup=False,
         )
 
 

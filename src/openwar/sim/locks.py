@@ -42,10 +42,11 @@ class RunBusy(OpenWarError):
 
     exit_code = 1
 
-    def __init__(self, run_id: int) -> None:
+    def __init__(self, run_id: int, whose: str = "the run") -> None:
+        mine = "" if whose == "the run" else f" ({whose}'s)"
         super().__init__(
-            f"run {run_id} is being played now by another openwar process: let it finish, "
-            "or stop it (Ctrl-C) and resume the run"
+            f"run {run_id}{mine} is being played now by another openwar process: let it "
+            f"finish, or stop it (Ctrl-C) and resume {whose}"
         )
         self.run_id = run_id
 

@@ -250,7 +250,7 @@ class RunStore:
             for plan, names, about in runs:
                 first = ids[0] if ids else None
                 sweep = {**about, "id": first, "board_points": plan.board_points}
-                ids.append(self._insert(plan, names, code_version, sweep))
+                ids.append(self._insert(plan, names, code_version, sweep, "pending"))
             self._db.execute(  # the first run's sweep id is its own, known once it is in
                 "UPDATE runs SET sweep = ? WHERE id = ?",
                 (json.dumps({**json.loads(self._sweep_text(ids[0])), "id": ids[0]}), ids[0]),
@@ -267,22 +267,26 @@ class RunStore:
         names: tuple[str, str],
         code_version: str,
         sweep: dict[str, Any] | None,
+        status: str = "running",
     ) -> int:
-        """Insert a run (in the caller's transaction); returns its id."""
+        """Insert a run (in the caller's transaction) with ``status`` ("pending": a sweep's
+        value not played yet); returns its id."""
         a, b = plan.armies
         if sweep is not None and "sweep" in self._missing_runs:
-            raise OpenWarError(f"results store {self.path}: cannot record a sweep (it could "
-                               "not be given a sweep column)")  # fmt: skip
+            raise OpenWarError(f"results store {self.path}: cannot be written (a store from "
+                               "before sweeps were kept, opened read-only)")  # fmt: skip
         cursor = self._db.execute(
             "INSERT INTO runs (created, status, battles, seed, players, battleplan,"
             " army_a_path, army_a_text, army_a_sha256, army_b_path, army_b_text,"
             " army_b_sha256, army_a_name, army_b_name, code_version"
             + (", sweep" if sweep is not None else "")
-            + ") VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+            + ") VALUES ("
+            + ", ".join("?" * 15)
             + (", ?" if sweep is not None else "")
             + ")",
             (
                 _now(),
+                status,
                 plan.battles,
                 plan.seed,
                 json.dumps(list(plan.players)),
@@ -381,6 +385,8 @@ class RunStore:
             first = run.sweep.get("id")
             return (f"run {run_id} is a value of sweep {first}, not a sweep's first run (openwar"
                     f" sweep --resume {first})")  # fmt: skip
+        if run.status == "complete":
+            return f"run {run_id} is a simulation, not a sweep (openwar runs show {run_id})"
         return (f"run {run_id} is a simulation, not a sweep (openwar simulate --resume {run_id}"
                 " finishes it)")  # fmt: skip
 
