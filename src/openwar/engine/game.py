@@ -114,10 +114,10 @@ class Rules(Protocol):
     def kills(self, events: Iterable[Event]) -> Iterator[tuple[str, str, float]]:
         """Who destroyed whom in a battle's events, in order: ``(unit, target unit,
         models)`` for the models a unit's own attacks and spells slew, and its share of those
-        put to flight where the rules tie a rout to the units that caused it (OpenWar's Shaken
-        tokens, each given by a Presence win: a share may be a fraction of a model). Models
-        that fled a test of a whole turn's losses (Age of Sigmar's battleshock) and those
-        slain by terrain, twists or ruses are no unit's kills."""
+        put to flight (a share may be a fraction of a model): OpenWar's routed unit among the
+        givers of its Shaken tokens, each given by a Presence win; Age of Sigmar's models fled
+        from a battleshock test among that turn's slayers of the unit, by the models each
+        slew. Models slain by terrain, twists or ruses are no unit's kills."""
         ...
 
 
