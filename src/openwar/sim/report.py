@@ -120,14 +120,23 @@ def _units(summary: dict[str, Any]) -> Table:
         if measured
         else ""
     )
-    table = Table(title="Units", title_justify="left", caption=caption, caption_justify="left")
+    variants = [unit for unit in summary["units"] if unit.get("profile")]
+    if variants:
+        caption += "; *: its own numbers (profile), " + "; ".join(
+            f"{unit['side']} {unit['unit']}: "
+            + ", ".join(f"{key} {value}" for key, value in unit["profile"].items())
+            for unit in variants
+        )
+    table = Table(
+        title="Units", title_justify="left", caption=escape(caption), caption_justify="left"
+    )
     columns = ["side", "unit", "pts", "minis", "lost", "wiped out"]
     for column in columns + (["pts destroyed", "destroyed/pt"] if measured else []):
         table.add_column(column, justify="left" if column == "unit" else "right")
     for unit in summary["units"]:
         cells = [
             unit["side"],
-            escape(unit["unit"]),
+            escape(unit["unit"] + ("*" if unit.get("profile") else "")),
             str(unit["points"]),
             str(unit["miniatures"]),
             f"{unit['share_lost']:.0%}",

@@ -21,18 +21,22 @@ FAILURES_LISTED = 10
 
 @dataclass(frozen=True)
 class SideInfo:
-    """What the summary needs to know of an army: its name, points and units."""
+    """What the summary needs to know of an army: its name, points and units, and the numbers
+    of their types that units change for themselves (``profile``: a home-made variant)."""
 
     name: str
     points: int
     units: tuple[tuple[str, int], ...]  # (name, points) in army-file order
+    profiles: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()  # (name, own numbers)
 
     @classmethod
     def of(cls, army: ArmyList) -> SideInfo:
         cost = assess(army).cost
         costs = {unit.unit: unit.total for unit in cost.units}
         units = tuple((u.name, costs.get(u.name, 0)) for u in army.units)
-        return cls(army.name, cost.total, units)  # the army's points, battalions included
+        profiles = tuple((u.name, tuple(u.profile.items())) for u in army.units if u.profile)
+        # the army's points, battalions included
+        return cls(army.name, cost.total, units, profiles)
 
 
 def summarise(
@@ -144,6 +148,8 @@ def _units(played: list[BattleResult], sides: tuple[SideInfo, SideInfo]) -> list
     named = named_units(sides)
     if not played or any(len(r.units_lost) != len(named) for r in played):
         return []
+    own = {(side, name): dict(numbers) for side, s in zip(SIDES, sides, strict=True)
+           for name, numbers in s.profiles}  # fmt: skip
     size = played[0].units_size
     n = len(played)
     measured = all(len(r.units_destroyed) == len(named) for r in played)
@@ -161,6 +167,8 @@ def _units(played: list[BattleResult], sides: tuple[SideInfo, SideInfo]) -> list
                 "destroyed": rate(wiped, n),
             }
         )
+        if (side, name) in own:  # only a variant's row has it: other summaries are unchanged
+            rows[-1]["profile"] = own[side, name]
         if measured:
             values = [r.units_destroyed[k] for r in played]
             interval = mean_interval(values, floor=0.0)
