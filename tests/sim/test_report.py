@@ -32,3 +32,25 @@ def test_a_variant_unit_is_marked_in_the_units_table_and_its_numbers_named(
         "Legion Cohort*" in text
         and "*: its own numbers (profile), A Legion Cohort: armor 5" in text
     )
+
+
+def test_a_variant_unit_is_marked_in_a_battles_units_table_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from openwar.cli.app import main
+
+    from .conftest import ARMY_A, ARMY_B
+
+    variant = tmp_path / "variant_lodge.yaml"
+    text = ARMY_B.read_text()
+    first = text.index("    type: ")
+    end = text.index("\n", first) + 1
+    variant.write_text(text[:end] + "    profile: {move: 7}\n" + text[end:])
+    argv = ["battle", str(ARMY_A), str(variant), "--seed", "3", "--players", "random"]
+    assert main([*argv, "--json"]) == 0
+    units = json.loads(capsys.readouterr().out)["units"]
+    assert [u.get("profile") for u in units] == [None, None, None, {"move": 7}, None, None]
+    monkeypatch.setenv("COLUMNS", "200")
+    assert main(argv) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "*: its own numbers (profile), B " in text and ": move 7" in text

@@ -29,6 +29,7 @@ from openwar.engine.state import GameState
 from openwar.errors import OpenWarError
 from openwar.progress import progress_bar
 from openwar.sim.plan import DESTROYED_BY_UNIT, measure
+from openwar.sim.report import variants_note
 from openwar.sim.seeds import MAX_SEED
 from openwar.summary import RoundSummary, summarise
 from openwar.widths import print_whole
@@ -353,8 +354,18 @@ def unit_rows(setup: BattleSetup, record: BattleRecord) -> list[dict[str, Any]]:
     """Each unit's part in the battle: its miniatures lost (slain or fled) and the enemy
     points it destroyed (``DESTROYED_BY_UNIT``), as a simulation counts them."""
     measured = measure(0, setup.seed, setup, record)
-    return [
-        {
+    own = [dict(u.profile) for army in setup.armies for u in army.units]  # as battles number them
+    rows = []
+    for k, (unit, size, lost, destroyed) in enumerate(
+        zip(
+            record.final.units,
+            measured.units_size,
+            measured.units_lost,
+            measured.units_destroyed,
+            strict=True,
+        )
+    ):
+        row = {
             "side": SIDE_NAMES[unit.side],
             "unit": unit.name,
             "points": unit.points,
@@ -362,25 +373,24 @@ def unit_rows(setup: BattleSetup, record: BattleRecord) -> list[dict[str, Any]]:
             "lost": lost,
             "points_destroyed": destroyed,
         }
-        for unit, size, lost, destroyed in zip(
-            record.final.units,
-            measured.units_size,
-            measured.units_lost,
-            measured.units_destroyed,
-            strict=True,
-        )
-    ]
+        if k < len(own) and own[k]:  # a home-made variant's own numbers, as simulate's rows
+            row["profile"] = own[k]
+        rows.append(row)
+    return rows
 
 
 def _units_table(units: list[dict[str, Any]]) -> Table:
     caption = f"lost: miniatures slain or fled; pts destroyed: {DESTROYED_BY_UNIT}"
-    table = Table(title="Units", title_justify="left", caption=caption, caption_justify="left")
+    caption += variants_note(units)
+    table = Table(
+        title="Units", title_justify="left", caption=escape(caption), caption_justify="left"
+    )
     for column in ("side", "unit", "pts", "lost", "pts destroyed"):
         table.add_column(column, justify="left" if column == "unit" else "right")
     for unit in units:
         table.add_row(
             unit["side"],
-            escape(unit["unit"]),
+            escape(unit["unit"] + ("*" if unit.get("profile") else "")),
             str(unit["points"]),
             f"{unit['lost']}/{unit['miniatures']}",
             f"{unit['points_destroyed']:.0f}",

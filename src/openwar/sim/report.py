@@ -120,13 +120,7 @@ def _units(summary: dict[str, Any]) -> Table:
         if measured
         else ""
     )
-    variants = [unit for unit in summary["units"] if unit.get("profile")]
-    if variants:
-        caption += "; *: its own numbers (profile), " + "; ".join(
-            f"{unit['side']} {unit['unit']}: "
-            + ", ".join(f"{key} {value}" for key, value in unit["profile"].items())
-            for unit in variants
-        )
+    caption += variants_note(summary["units"])
     table = Table(
         title="Units", title_justify="left", caption=escape(caption), caption_justify="left"
     )
@@ -150,6 +144,19 @@ def _units(summary: dict[str, Any]) -> Table:
             ]
         table.add_row(*cells)
     return table
+
+
+def variants_note(units: list[dict[str, Any]]) -> str:
+    """The caption's line for units with numbers of their own (``profile``), starred in the
+    table: "; *: its own numbers (profile), A First Cohort: armor 5"; "" when none has."""
+    variants = [unit for unit in units if unit.get("profile")]
+    if not variants:
+        return ""
+    return "; *: its own numbers (profile), " + "; ".join(
+        f"{unit['side']} {unit['unit']}: "
+        + ", ".join(f"{key} {value}" for key, value in unit["profile"].items())
+        for unit in variants
+    )
 
 
 def with_interval(mean: float | None, interval: Sequence[float] | None) -> str:
