@@ -44,6 +44,8 @@ def test_a_sweep_is_kept_as_one_run_a_value(
             "id": 1, "value": 10, "unit": "Legion Cohort", "side": "A", "vary": "size"
         }  # fmt: skip
     monkeypatch.setenv("COLUMNS", "200")  # each run's files on one line
+    code, out, _ = run(capsys, "runs", "show", "2")
+    assert f"The whole sweep: openwar sweep --resume 1 --store {store_path}" in out
     code, out, _ = run(capsys, "runs", "list")
     assert (
         code == 0

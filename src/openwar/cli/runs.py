@@ -125,19 +125,25 @@ def show_run(
         console.print(f"    {army.path}", markup=False, soft_wrap=True)  # a path kept whole
     console.print(f"  {run.done}/{run.plan.battles} battles; {run.code_version}", markup=False)
     sweep = run.sweep
+    named = store or (path if os.environ.get(ENV_STORE) else None)
+    where = "" if named is None else f" --store {shlex.quote(str(named))}"
     if sweep is not None:
         console.print(
             f"  Value {sweep.get('value')} of sweep {sweep.get('id')}: {sweep.get('unit')} "
             f"(army {sweep.get('side')}), {sweep.get('vary')} varied",
             markup=False,
         )
+        if run.status == "complete":  # the sweep's table, every value's row
+            console.print(
+                f"  The whole sweep: openwar sweep --resume {sweep.get('id')}{where}",
+                markup=False,
+                soft_wrap=True,
+            )
     if run.summary is not None:
         console.file.write(summary)
     elif run.status == "running" and being_played(path, run.id):  # openwar.sim.locks
         console.print("Being played now: not complete yet", markup=False)
     else:  # the store named as it was found: another shell may not set $OPENWAR_STORE
-        named = store or (path if os.environ.get(ENV_STORE) else None)
-        where = "" if named is None else f" --store {shlex.quote(str(named))}"
         resume = (
             f"simulate --resume {run.id}" if sweep is None else f"sweep --resume {sweep.get('id')}"
         )
