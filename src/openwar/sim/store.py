@@ -247,19 +247,16 @@ class RunStore:
         plan's ``board_points``); returns the runs' ids, the first being the sweep's id."""
         with self._db:
             ids: list[int] = []
+            first: dict[str, Any] = {}
             for plan, names, about in runs:
-                first = ids[0] if ids else None
-                sweep = {**about, "id": first, "board_points": plan.board_points}
+                sweep = {**about, "id": ids[0] if ids else None, "board_points": plan.board_points}
                 ids.append(self._insert(plan, names, code_version, sweep, "pending"))
+                first = first or sweep
             self._db.execute(  # the first run's sweep id is its own, known once it is in
                 "UPDATE runs SET sweep = ? WHERE id = ?",
-                (json.dumps({**json.loads(self._sweep_text(ids[0])), "id": ids[0]}), ids[0]),
+                (json.dumps({**first, "id": ids[0]}), ids[0]),
             )
         return ids
-
-    def _sweep_text(self, run_id: int) -> str:
-        row = self._db.execute("SELECT sweep FROM runs WHERE id = ?", (run_id,)).fetchone()
-        return str(row[0])
 
     def _insert(
         self,
@@ -531,7 +528,7 @@ def _add_later_columns(db: sqlite3.Connection) -> set[str]:
     kills, the columns (the conditions filled in for its battles; kills were not measured, so
     none are read); the columns the battles table still lacks (a store that cannot be
     written, or that another process is changing, is read without them)."""
-    missing = [c for c in LATER_COLUMNS if c not in _battle_columns(db)]
+    missing = [c for c in LATER_COLUMNS if c not in _table_columns(db)]
     if not missing:
         return set()
     try:
@@ -544,10 +541,10 @@ def _add_later_columns(db: sqlite3.Connection) -> set[str]:
         db.commit()
     except sqlite3.OperationalError:
         db.rollback()
-    return set(LATER_COLUMNS) - _battle_columns(db)
+    return set(LATER_COLUMNS) - _table_columns(db)
 
 
-def _battle_columns(db: sqlite3.Connection, table: str = "battles") -> set[str]:
+def _table_columns(db: sqlite3.Connection, table: str = "battles") -> set[str]:
     return {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
 
 
@@ -555,7 +552,7 @@ def _add_later_run_columns(db: sqlite3.Connection) -> set[str]:
     """Give a store written before sweeps were kept the runs' ``sweep`` column (NULL for
     every run it has); the columns the runs table still lacks (a store that cannot be
     written is read without them)."""
-    missing = [c for c in LATER_RUN_COLUMNS if c not in _battle_columns(db, "runs")]
+    missing = [c for c in LATER_RUN_COLUMNS if c not in _table_columns(db, "runs")]
     if not missing:
         return set()
     try:
@@ -565,7 +562,7 @@ def _add_later_run_columns(db: sqlite3.Connection) -> set[str]:
         db.commit()
     except sqlite3.OperationalError:
         db.rollback()
-    return set(LATER_RUN_COLUMNS) - _battle_columns(db, "runs")
+    return set(LATER_RUN_COLUMNS) - _table_columns(db, "runs")
 
 
 def _default_conditions() -> dict[str, str]:
