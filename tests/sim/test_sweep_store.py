@@ -191,3 +191,17 @@ def test_no_store_plays_the_same_sweep_and_records_nothing(
     assert json.loads(bare) == {**json.loads(kept), "sweep_id": None, "runs": None}
     code, _, err = run(capsys, "sweep", "--resume", "1", "--no-store")
     assert code == 2 and "--no-store cannot go with it" in err
+
+
+def test_a_sweep_record_edited_by_hand_is_one_line(
+    capsys: pytest.CaptureFixture[str], store_path: Path
+) -> None:
+    import sqlite3
+
+    code, _, err = run(capsys, *SWEEP, *SMALL)
+    assert code == 0, err
+    with sqlite3.connect(store_path) as db:
+        db.execute('UPDATE runs SET sweep = \'{"id": 1, "value": 10}\' WHERE id = 1')
+    code, _, err = run(capsys, "sweep", "--resume", "1")
+    assert code == 2 and "sweep 1 in" in err and "its record is damaged" in err, err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err

@@ -239,15 +239,20 @@ def record_sweep(
 def stored_sweep(store: RunStore, sweep_id: int) -> StoredSweep:
     """The sweep with id ``sweep_id`` as :func:`record_sweep` kept it."""
     runs = store.sweep_runs(sweep_id)
-    about = runs[0].sweep or {}
-    first = runs[0].plan
-    files = [ArmyFile(str(path), str(text)) for path, text in about["files"]]
-    plan = SimulationPlan(
-        (files[0], files[1]), first.battleplan, first.players, first.seed, first.battles
-    )
-    plans = [(int(r.sweep["value"]), int(r.sweep["points"]), r.plan) for r in runs if r.sweep]
-    ids = [r.id for r in runs]
-    return StoredSweep(plan, SIDES.index(about["side"]), about["unit"], about["vary"], plans, ids)
+    try:  # a record edited by hand is one line, not a traceback
+        about = runs[0].sweep or {}
+        first = runs[0].plan
+        files = [ArmyFile(str(path), str(text)) for path, text in about["files"]]
+        plan = SimulationPlan(
+            (files[0], files[1]), first.battleplan, first.players, first.seed, first.battles
+        )
+        plans = [(int(r.sweep["value"]), int(r.sweep["points"]), r.plan) for r in runs if r.sweep]
+        side = SIDES.index(about["side"])
+        unit, key = str(about["unit"]), str(about["vary"])
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        damaged = f"sweep {sweep_id} in {store.path}: its record is damaged ({exc!r})"
+        raise OpenWarError(damaged) from None
+    return StoredSweep(plan, side, unit, key, plans, [r.id for r in runs])
 
 
 def changes_points(key: str) -> bool:
