@@ -362,8 +362,12 @@ class RunStore:
         if "sweep" in self._missing_runs:
             found: list[StoredRun] = []
         else:
+            # the sweep's own runs, found by SQLite; a record that is not JSON is read too, so
+            # that reading it says it is damaged
             rows = self._db.execute(
-                "SELECT id FROM runs WHERE sweep IS NOT NULL AND id >= ? ORDER BY id", (sweep_id,)
+                "SELECT id FROM runs WHERE sweep IS NOT NULL AND id >= ? AND"
+                " (NOT json_valid(sweep) OR json_extract(sweep, '$.id') = ?) ORDER BY id",
+                (sweep_id, sweep_id),
             )
             found = [run for run in (self.run(row[0]) for row in rows.fetchall())
                      if run.sweep is not None and run.sweep.get("id") == sweep_id]  # fmt: skip
