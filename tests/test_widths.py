@@ -37,3 +37,34 @@ def test_on_a_terminal_the_table_fits_the_terminal() -> None:
     console = Console(file=out, width=60, force_terminal=True, color_system=None)
     print_whole(console, wide_table())
     assert max(len(line) for line in out.getvalue().splitlines()) <= 60
+
+
+def units_summary() -> dict[str, object]:
+    """A simulation's summary with the Units table of the sample armies' size."""
+    names = ["Iron Road Dartmen", "First Ironclad Cohort", "Greataxe Hearthguard",
+             "Dustrider Skirmishers", "Hearthhold Command"]  # fmt: skip
+    units = [
+        {"side": "AB"[k % 2], "unit": name, "points": 185, "miniatures": 20,
+         "share_lost": 0.52, "destroyed": {"rate": 0.5},
+         "points_destroyed": {"mean": 63.5}, "destroyed_per_point": {
+             "mean": 9.58, "ci95": [6.76, 12.40]}}
+        for k, name in enumerate(names)
+    ]  # fmt: skip
+    return {"units": units}
+
+
+def test_a_units_table_on_an_80_column_terminal_keeps_every_number_and_word_whole() -> None:
+    from openwar.sim.report import _units
+    from openwar.widths import fit_numbers
+
+    out = io.StringIO()
+    console = Console(file=out, width=80, force_terminal=True, color_system=None)
+    console.print(fit_numbers(_units(units_summary()), console))
+    text = out.getvalue()
+    assert max(len(line) for line in text.splitlines()) <= 80, text
+    assert "…" not in text and "9.58" in text and "(6.76-12.40)" in text, text
+    for word in ("Hearthguard", "Skirmishers", "destroyed/pt"):
+        assert word in text, text
+    plain = io.StringIO()  # without it, Rich cuts the interval and the names short
+    Console(file=plain, width=80, force_terminal=True).print(_units(units_summary()))
+    assert "…" in plain.getvalue()

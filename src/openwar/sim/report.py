@@ -10,6 +10,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from openwar.sim.plan import DESTROYED_BY_UNIT
+from openwar.widths import fit_numbers
 from openwar.words import counted
 
 SIDES = ("A", "B")
@@ -29,13 +30,13 @@ def print_summary(console: Console, summary: dict[str, Any]) -> None:
         f"on {summary['battleplan']}",
         markup=False,
     )
-    console.print(_outcomes(summary))
+    console.print(fit_numbers(_outcomes(summary), console))
     conditions = summary.get("conditions", {})
-    console.print(_sides(summary, scores=len(conditions) <= 1))
+    console.print(fit_numbers(_sides(summary, scores=len(conditions) <= 1), console))
     if len(conditions) > 1:
-        console.print(_conditions(conditions))
+        console.print(fit_numbers(_conditions(conditions), console))
     if summary["units"]:
-        console.print(_units(summary))
+        console.print(fit_numbers(_units(summary), console))
     rounds = summary["rounds"]
     if rounds.get("counts"):
         counts = ", ".join(f"{k}: {v}" for k, v in rounds["counts"].items())
