@@ -113,6 +113,8 @@ def _absorb(
     elif event.kind in ("ruse", "burned"):
         current.ruses.append(_ruse_moment(event, names))
         current.moments.append(current.ruses[-1])
+    elif event.kind == "struck" and data.get("by") == "Deadly":  # OW-T4 scenery
+        current.moments.append(f"Deadly ground: {names[data['unit']]} loses {data['slain']}")
     elif event.kind in ("arcane_prize", "prize_effect") or (
         event.kind == "struck" and "by" in data
     ):

@@ -24,7 +24,7 @@ from openwar.engine.actions import Action
 from openwar.engine.game import legal_actions
 from openwar.engine.space import OVERLAP_TOLERANCE, centroid, gaps
 from openwar.engine.state import FloatArray, GameState, IntArray, UnitState
-from openwar.rulesets.openwar import fight, orders, prize, ruses, victory
+from openwar.rulesets.openwar import fight, orders, prize, ruses, scenery, victory
 from openwar.rulesets.openwar.board import objectives, territory
 from openwar.rulesets.openwar.menu import ROUNDING_SLACK
 from openwar.rulesets.openwar.odds import OpenWarAttack, slain_and_presence
@@ -242,7 +242,7 @@ def attack_profile(
 ) -> OpenWarAttack | None:
     """The attack as :class:`OpenWarAttack` with every modifier the rules would apply."""
     rules = battle_rules()
-    unit, enemy = state.unit(attacker_id), state.unit(target_id)
+    unit = state.unit(attacker_id)
     skill = int(unit.profile["ranged" if ranged else "melee"])
     skill += fight.accuracy(state, attacker_id, holding)
     target_armor = fight.armor(state, target_mini) + armor_bonus
@@ -252,8 +252,10 @@ def attack_profile(
         return None
     presence = int(unit.profile["presence"]) + rules.glory_presence * unit.tokens.get("glory", 0)
     presence += rules.charge_push_bonus if charged else 0
-    morale = int(enemy.profile["morale"]) + rules.shaken_morale * enemy.tokens.get("shaken", 0)
-    warded = prize.warded(state, state.on_table(target_id))  # OW-P5, if most of them stand in it
+    morale = fight.morale_of(state, target_id)
+    members = state.on_table(target_id)
+    # OW-P5, OW-T5: warded if most of them stand where a Wound is negated on a 6
+    warded = prize.warded(state, members) | scenery.unit_mystical(state, target_id)
     return OpenWarAttack(
         models=models, attacks=weapon.attacks, melee=skill, accuracy=0,
         difficulty=weapon.difficulty, pierce=weapon.pierce, armor=target_armor,

@@ -18,15 +18,15 @@ from openwar.engine.events import Event
 from openwar.engine.game import Dice, Outcome
 from openwar.engine.space import unit_gaps
 from openwar.engine.state import GameState, UnitState
-from openwar.rulesets.openwar import fight, orders, prize, ruses, twists, victory
+from openwar.rulesets.openwar import fight, orders, prize, ruses, scenery, twists, victory
 from openwar.rulesets.openwar.board import facing_for, territory
 from openwar.rulesets.openwar.menu import NO_ROOM, WIDE, deployment_options
 from openwar.rulesets.openwar.rules import battle_rules
 
 ADVANCE_CHOICES = ("move-shoot", "shoot-move", "move-fight")
 COMMAND_SKILLS = ("Hold the Line!", "With all Haste!")
-VERSION = "0.4.0"  # 0.2.0: the twist (OW-X1..); 0.3.0: the ruses (OW-R1..); 0.4.0: the
-# Arcane Prize table (OW-P0..OW-P6)
+VERSION = "0.5.0"  # 0.2.0: the twist (OW-X1..); 0.3.0: the ruses (OW-R1..); 0.4.0: the
+# Arcane Prize table (OW-P0..OW-P6); 0.5.0: scenery (OW-T2..OW-T5)
 
 
 class OpenWarRules:
@@ -216,6 +216,9 @@ class OpenWarRules:
                 state, unit_id, action.point, orders.move_allowance(state, unit_id), "OW-O1"
             )
             events.append(Event("moved", {"unit": unit_id, "distance": round(moved, 2)}))
+            events += scenery.deadly(state, unit_id, dice)  # OW-T4
+            if state.is_destroyed(unit_id):
+                return events
         if choice == "move-shoot":
             events += self._shoot(
                 state, unit_id, action.target, dice, holding=False, required=False
@@ -248,6 +251,9 @@ class OpenWarRules:
         moved = orders.translate(state, unit_id, action.point, limit, "OW-O3")
         unit.tokens["exhaustion"] = 1
         events = [Event("moved", {"unit": unit_id, "distance": round(moved, 2), "run": True})]
+        events += scenery.deadly(state, unit_id, dice)  # OW-T4
+        if state.is_destroyed(unit_id):
+            return events
         ends_in_combat = orders.in_combat(state, unit_id)
         if started_in_combat:
             if ends_in_combat:
@@ -290,7 +296,10 @@ class OpenWarRules:
         fails_on = prize.skill_fails_on(state, unit_id)  # OW-P6 Soul Stone
         if fails_on:
             data["soul_stone"] = face = int(dice.d6(1)[0])
-            if face <= fails_on:
+            bonus = scenery.skill_roll_bonus(state, unit_id)  # OW-T2 Arcane
+            if bonus:
+                data["arcane"] = bonus
+            if face + bonus <= fails_on:
                 return [Event("skill", {**data, "failed": True})]
         token = "hold_the_line" if action.choice == COMMAND_SKILLS[0] else "haste"
         friend.tokens[token] = 1

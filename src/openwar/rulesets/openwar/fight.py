@@ -14,7 +14,7 @@ from openwar.engine.events import Event
 from openwar.engine.game import Dice
 from openwar.engine.space import OVERLAP_TOLERANCE, centroid, furthest_translation, unit_gaps
 from openwar.engine.state import POSITION_DECIMALS, GameState, IntArray
-from openwar.rulesets.openwar import prize, ruses
+from openwar.rulesets.openwar import prize, ruses, scenery
 from openwar.rulesets.openwar.odds import attack_rules
 from openwar.rulesets.openwar.rules import battle_rules
 from openwar.rulesets.openwar.twists import presence_rerolled
@@ -169,7 +169,8 @@ def resolve_attacks(
     skill = int(unit.profile[skill_name]) + accuracy(state, attacker_id, holding)
     revenge = ruses.damage_bonus(state, unit.side)  # OW-R5
     talisman = prize.talisman_unit(state) == attacker_id  # OW-P3
-    warded = prize.warded(state, np.array([target for _, target in pairs], dtype=np.int64))
+    struck = np.array([target for _, target in pairs], dtype=np.int64)
+    warded = prize.warded(state, struck) | scenery.mystical(state, struck)  # OW-P5, OW-T5
     wounds, shock_hitters, threw = 0, 0, []
     for (mini, target), ward in zip(pairs, warded.tolist(), strict=True):
         choice = _best_weapon(state, mini, target, skill, ranged=ranged, bonus=revenge)
@@ -258,6 +259,14 @@ def remove_casualties(state: GameState, unit_id: str, enemy_id: str, wounds: int
     return count
 
 
+def morale_of(state: GameState, unit_id: str) -> int:
+    """A unit's Morale against a Presence roll: its profile's, less 1 a Shaken token (OW-B9),
+    and Inspiring or Sinister scenery within 3 cm (OW-T3)."""
+    unit = state.unit(unit_id)
+    shaken = battle_rules().shaken_morale * unit.tokens.get("shaken", 0)
+    return int(unit.profile["morale"]) + shaken + scenery.morale_change(state, unit_id)
+
+
 def presence_roll(
     state: GameState,
     attacker_id: str,
@@ -276,7 +285,7 @@ def presence_roll(
     bonus = rules.glory_presence * unit.tokens.get("glory", 0)
     bonus += rules.charge_push_bonus if charged else 0
     bonus += int(unit.profile["presence"]) + slain + attack_rules().shock_bonus * shock
-    morale = int(enemy.profile["morale"]) + rules.shaken_morale * enemy.tokens.get("shaken", 0)
+    morale = morale_of(state, target_id)
     first = None
     if roll + bonus <= morale and presence_rerolled(state):
         first, roll = roll, int(dice.d6(dice_rolled).sum())  # OW-X6 Grudge Match

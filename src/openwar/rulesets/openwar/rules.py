@@ -73,6 +73,11 @@ class BattleRules(RuleData):
     soul_stone_fail: int
     soul_stone_near: float
     soul_stone_near_fail: int
+    scenery_range: float
+    arcane_bonus: int
+    inspiring_morale: int
+    deadly_roll: int
+    deadly_loss_die: int
 
 
 @cache
