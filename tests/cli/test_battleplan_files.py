@@ -257,3 +257,20 @@ def test_a_plan_made_for_other_points_than_the_armies_is_noted_and_played(
     fits = plan_file(tmp_path, "openwar", lambda plan: plan.update(points=500))
     assert main(argv(fits)) == 0
     assert "note:" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("command", "which"), [("battle", "the"), ("simulate", "each")])
+def test_armies_of_different_limits_are_told_the_generated_plan_is_for_the_larger(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str, which: str
+) -> None:
+    """A 500-point army against a 600-point one met a 600-point table without a word."""
+    legion = SMALL / "small_legion.yaml"  # both limits 500
+    lodge = tmp_path / "lodge.yaml"
+    text = (SMALL / "small_lodge.yaml").read_text(encoding="utf-8")
+    lodge.write_text(text.replace("points_limit: 500", "points_limit: 600"), encoding="utf-8")
+    more = ["-n", "2", "--workers", "1"] if command == "simulate" else []
+    assert main([command, str(legion), str(lodge), "--seed", "3", *more]) == 0
+    said = f"openwar {command}: note: the armies' points limits differ (500 and 600); "
+    assert said + f"{which} battleplan is generated for the larger, 600" in capsys.readouterr().err
+    assert main([command, str(legion), str(legion), "--seed", "3", *more]) == 0
+    assert "note:" not in capsys.readouterr().err

@@ -101,9 +101,11 @@ def battle_command(
     chosen = read_players(players)
     read = _read_plan(battleplan, army_a) if battleplan is not None else None
     setup = load_setup((army_a, army_b), None if read is None else read[1], seed)
+    limits = [army.points_limit for army in setup.armies]
     if read is not None:
-        limits = [army.points_limit for army in setup.armies]
         options.note_plan_points(read[0], limits, "battle")
+    else:
+        options.note_generated_points(limits, "battle")
     if triumph is not None:
         _triumphs(setup, triumph)
     rounds = last_round(setup)

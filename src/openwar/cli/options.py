@@ -218,3 +218,16 @@ def note_plan_points(plan: dict[str, Any], limits: list[int | None], command: st
     note = points_note(plan, limits)
     if note:
         typer.echo(f"openwar {command}: note: {note}", err=True)
+
+
+def note_generated_points(limits: list[int | None], command: str) -> None:
+    """Say on stderr when the armies' points limits differ: a generated battleplan (its table
+    and terrain) is made for the larger (BP.1), which the smaller army may not expect."""
+    given = [limit for limit in limits if limit is not None]
+    if len(given) == 2 and given[0] != given[1]:
+        typer.echo(
+            f"openwar {command}: note: the armies' points limits differ ({given[0]} and "
+            f"{given[1]}); {'the' if command == 'battle' else 'each'} battleplan is generated"
+            f" for the larger, {max(given)}",
+            err=True,
+        )

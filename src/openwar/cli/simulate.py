@@ -197,6 +197,7 @@ def _plan(
     )
     ruleset = plan.ruleset  # a bad army file is reported before any worker starts
     if battleplan is None:
+        note_plan_points(plan, "simulate")
         return plan
     plan = replace(plan, battleplan=read_battleplan(battleplan, ruleset))
     note_plan_points(plan, "simulate")
@@ -204,10 +205,13 @@ def _plan(
 
 
 def note_plan_points(plan: SimulationPlan, command: str) -> None:
-    """Say so when the run's battleplan file was made for other points than an army's."""
+    """Say so when the run's battleplan file was made for other points than an army's, or
+    when the armies' limits differ and each battleplan is generated for the larger."""
+    limits = [army.points_limit for army in plan.army_lists()]
     if plan.battleplan is not None:
-        limits = [army.points_limit for army in plan.army_lists()]
         options.note_plan_points(plan.battleplan, limits, command)
+    else:
+        options.note_generated_points(limits, command)
 
 
 def _refuse_with_resume(army_a: Path | None, battles: int | None, given: list[str]) -> None:
