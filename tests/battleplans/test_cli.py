@@ -126,6 +126,7 @@ def test_openwar_bp_8_default_scenario_from_the_command(capsys: pytest.CaptureFi
     assert main([*argv, "--points", "1000", "--seed", "4"]) == 0
     text = capsys.readouterr().out
     assert "Map: Battle Lines (set by the scenario)" in text and "rolled" not in text
+    assert text.startswith("Default scenario: OpenWar, 1000 points, seed 4")  # not Open War's
 
 
 def test_default_scenario_is_openwar_only(capsys: pytest.CaptureFixture[str]) -> None:

@@ -160,8 +160,9 @@ def summary(plan: Battleplan) -> str:
     """A readable battleplan: table, terrain, map, victory, twist, secret ruses, deployment."""
     field = plan.battlefield
     unit = plan.unit
+    title = "Open War battleplan" if plan.victory_roll_off is not None else "Default scenario"
     lines = [
-        f"Open War battleplan: {RULESET_NAMES.get(plan.ruleset, plan.ruleset)}, "
+        f"{title}: {RULESET_NAMES.get(plan.ruleset, plan.ruleset)}, "
         f"{plan.points} points, seed {plan.seed}",
         f"Battlefield: {distance_text(field.width, unit)} x {distance_text(field.depth, unit)}; "
         f"x runs west to east{' along the long edge' if field.width > field.depth else ''}, "
