@@ -110,7 +110,7 @@ def _scenery(value: Any) -> Any:
         (_set("game_length", float("inf")), '"game_length" should be a number'),
         (_set("roll_offs", {"terrain": "x"}), '"roll_offs.terrain" should be an object'),
         (_set("triumphs", [1]), '"triumphs" should be side names'),
-        (_set("twist", {"name": "Blood Moon"}), "\"twist.name\" is 'Blood Moon', not a twist"),
+        (_set("twist", {"name": "Blood Moon"}), '"twist.name" is "Blood Moon", not a twist'),
         (_set("twist", {"roll": 2}), '"twist.name" is missing'),
         (_set("game_length", 2.5), '"game_length" should be a whole number of rounds from 1'),
         (_set("game_length", 10**9), "not 1000000000"),

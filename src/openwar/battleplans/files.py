@@ -267,7 +267,7 @@ def _known_twist(twist: dict[str, Any], ruleset: str) -> None:
     known = [row.name for row in load_battlepack(ruleset).twist]
     if name not in known:
         raise OpenWarError(
-            f'not a battleplan: "twist.name" is {name!r}, not a twist of {ruleset} '
+            f'not a battleplan: "twist.name" is {_shown(name)}, not a twist of {ruleset} '
             f"(one of {', '.join(known)})"
         )
 
