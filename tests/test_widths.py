@@ -68,3 +68,17 @@ def test_a_units_table_on_an_80_column_terminal_keeps_every_number_and_word_whol
     plain = io.StringIO()  # without it, Rich cuts the interval and the names short
     Console(file=plain, width=80, force_terminal=True).print(_units(units_summary()))
     assert "…" in plain.getvalue()
+
+
+def test_a_table_that_fits_once_its_words_wrap_keeps_its_padding() -> None:
+    """Only a table whose numbers cannot fit loses its padding: one that fits by wrapping a
+    long word keeps it (the Outcomes table at 80 columns lost it once)."""
+    from openwar.widths import fit_numbers
+
+    table = Table()
+    for column in ("result", "battles", "rate", "95% interval", "major", "minor"):
+        table.add_column(column)
+    table.add_row("A wins (Legion of the Iron Road)", "22", "55.0%", "39.8% - 69.3%", "6", "16")
+    table.add_row("x" * 40, "1", "2.5%", "0.4% - 12.9%", "1", "0")
+    console = Console(file=io.StringIO(), width=80, force_terminal=True)
+    assert fit_numbers(table, console).padding == (0, 1, 0, 1)

@@ -47,9 +47,12 @@ def fit_numbers(table: Table, console: Console | None = None) -> Table:
 def _laid_out_width(console: Console, table: Table) -> int:
     """The width Rich lays ``table`` out at on ``console``, borders included: more than the
     console's when the columns' least widths do not fit (Rich then cuts the table's right
-    edge). Rich has no public call for it; 0 (fits) should its private one go."""
+    edge). Rich has no public call for it (this is what its Table.__rich_console__ does); 0
+    (fits) should its private parts go."""
     try:
-        widths = table._calculate_column_widths(console, console.options)
+        extra = table._extra_width
+        room = console.options.update_width(max(console.width - extra, 1))
+        widths = table._calculate_column_widths(console, room)
     except AttributeError:  # pragma: no cover - another Rich
         return 0
-    return sum(widths) + (len(widths) + 1 if table.box is not None else 0)
+    return sum(widths) + extra
