@@ -83,6 +83,35 @@ def stops(*, ending: bool = False) -> Iterator[None]:
             signal.signal(number, signal.SIG_IGN if ending and received else handler)
 
 
+@contextlib.contextmanager
+def held() -> Iterator[None]:
+    """A few steps that must end together (a record committed and its id kept): a Ctrl-C or
+    SIGTERM that comes inside waits, and is raised as it would have been once the block
+    ends. Outside the main thread nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pending: list[tuple[int, FrameType | None]] = []
+
+    def wait(signum: int, frame: FrameType | None) -> None:
+        pending.append((signum, frame))
+
+    numbers = [n for n in (signal.SIGINT, signal.SIGTERM) if not ignored(n)]
+    previous = [signal.signal(number, wait) for number in numbers]
+    try:
+        yield
+    finally:
+        for number, handler in zip(numbers, previous, strict=True):
+            signal.signal(number, handler)
+        before = {int(number): handler for number, handler in zip(numbers, previous, strict=True)}
+        for signum, frame in pending:  # as it would have come: the handler raises, or ends
+            handler = before[signum]
+            if callable(handler):
+                handler(signum, frame)
+            elif handler == signal.SIG_DFL and signum == signal.SIGINT:
+                raise KeyboardInterrupt
+
+
 def ignored(signum: int) -> bool:
     """Whether ``signum`` is ignored (as it was inherited, or set so): it is left so."""
     return signal.getsignal(signum) is signal.SIG_IGN

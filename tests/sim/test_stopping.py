@@ -68,6 +68,27 @@ def test_a_signal_raises_once_then_the_old_handlers_come_back(
     assert [signal.getsignal(s) for s in SIGNALS] == [signal.SIG_IGN] * 2
 
 
+@pytest.mark.parametrize(
+    ("number", "raised"), [(signal.SIGTERM, Terminated), (signal.SIGINT, KeyboardInterrupt)]
+)
+def test_a_signal_inside_held_steps_waits_for_them_to_end(
+    number: signal.Signals, raised: type[KeyboardInterrupt], handlers: list[Handler]
+) -> None:
+    """A sweep's record and its id are kept together: a stop between the two gave a bare
+    "interrupted" with no sweep to resume named."""
+    from openwar.stopping import held
+
+    done = []
+    with pytest.raises(raised) as caught, stops():
+        with held():
+            os.kill(os.getpid(), number)
+            time.sleep(0.05)  # the signal waits: the block runs to its end
+            done.append("kept")
+        done.append("after")  # never reached: raised as the block ended
+    assert done == ["kept"] and type(caught.value) is raised
+    assert [signal.getsignal(s) for s in SIGNALS] == handlers
+
+
 def test_the_second_signal_is_ignored_the_clean_up_runs_to_its_end(
     handlers: list[Handler],
 ) -> None:

@@ -43,7 +43,7 @@ from openwar.sim.sweep import (
     stored_sweep,
     sweep_plans,
 )
-from openwar.stopping import INTERRUPTED_EXIT, TERMINATED_EXIT, Terminated
+from openwar.stopping import INTERRUPTED_EXIT, TERMINATED_EXIT, Terminated, held
 from openwar.widths import print_whole
 from openwar.words import counted
 
@@ -169,7 +169,8 @@ def sweep_command(
             ):  # started before the store is made: a bad --scheduler leaves none
                 if asked is None and not no_store:
                     runs = opened.enter_context(RunStore(path, make_folder=not chosen))
-                    asked = record_sweep(runs, plan, index, unit, key, plans)
+                    with held():  # a stop waits until the sweep's id is kept
+                        asked = record_sweep(runs, plan, index, unit, key, plans)
                 done = 0 if asked is None else sum(runs.run(i).done for i in asked.run_ids)
                 if resume is not None:
                     said = "is complete: shown" if complete else "resumed"
