@@ -36,7 +36,7 @@ from openwar.sim.run import (
 )
 from openwar.sim.seeds import MAX_BATTLES, MAX_SEED
 from openwar.sim.store import ENV_STORE, RunStore, default_store
-from openwar.stopping import INTERRUPTED_EXIT, TERMINATED_EXIT
+from openwar.stopping import INTERRUPTED_EXIT, TERMINATED_EXIT, Terminated
 from openwar.words import counted
 
 ArmyArgument = Annotated[Path | None, typer.Argument(help="Army file of side A (YAML).")]
@@ -165,12 +165,18 @@ def simulate_command(
         raise typer.Exit(1)
 
 
-def stop_words(stop: RunInterrupted, command: str = "simulate") -> tuple[str, int]:
-    """What stopped a run, as a message begins, and the exit code: lost workers are an error
-    (1), Ctrl-C and SIGTERM the signals' codes."""
-    if stop.reason:
+def stop_words(
+    stop: RunInterrupted | KeyboardInterrupt, command: str = "simulate"
+) -> tuple[str, int]:
+    """What stopped a run (or a command between two runs: a bare Ctrl-C or SIGTERM), as a
+    message begins, and the exit code: lost workers are an error (1), Ctrl-C and SIGTERM the
+    signals' codes."""
+    if isinstance(stop, RunInterrupted) and stop.reason:
         return f"openwar {command}: error: {stop.reason}", 1
-    if stop.terminated:
+    terminated = (
+        stop.terminated if isinstance(stop, RunInterrupted) else isinstance(stop, Terminated)
+    )
+    if terminated:
         return "Terminated", TERMINATED_EXIT
     return "Interrupted", INTERRUPTED_EXIT
 

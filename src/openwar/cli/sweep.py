@@ -43,7 +43,7 @@ from openwar.sim.sweep import (
     stored_sweep,
     sweep_plans,
 )
-from openwar.stopping import INTERRUPTED_EXIT, TERMINATED_EXIT, Terminated, held
+from openwar.stopping import held
 from openwar.widths import print_whole
 from openwar.words import counted
 
@@ -290,13 +290,7 @@ def _say_stopped(
 ) -> NoReturn:
     """How far a stopped sweep got, where it is kept and how to finish it; exits."""
     sweep_id = sweep.run_ids[0]
-    if isinstance(stop, RunInterrupted):
-        what, code = stop_words(stop, "sweep")
-    else:  # between two values' runs
-        terminated = isinstance(stop, Terminated)
-        what, code = (
-            ("Terminated", TERMINATED_EXIT) if terminated else ("Interrupted", INTERRUPTED_EXIT)
-        )
+    what, code = stop_words(stop, "sweep")  # a bare signal: between two values' runs
     done = sum(runs.run(run_id).done for run_id in sweep.run_ids)
     total = sum(plan.battles for _, _, plan in sweep.plans)
     named = f" --store {shlex.quote(str(store))}" if store is not None else ""
