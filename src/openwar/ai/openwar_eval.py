@@ -1051,7 +1051,9 @@ class OpenWarEvaluation:
         friend = state.unit(str(action.target))
         if friend.flags.get("ordered"):
             return -1.0
-        works = 1.0 - prize.skill_fails_on(state, str(action.unit)) / 6.0  # OW-P6 Soul Stone
+        unit_id = str(action.unit)  # OW-P6 Soul Stone; OW-T2 Arcane ground adds to its roll
+        fails_on = prize.skill_fails_on(state, unit_id) - scenery.skill_roll_bonus(state, unit_id)
+        works = 1.0 - max(fails_on, 0) / 6.0
         if action.choice == battle_rules().command_skills[0]:
             here = state.pos[state.on_table(friend.id)]
             return works * 0.5 * (pressure(state, friend, here, armor_bonus=1, w=self.w)

@@ -179,3 +179,70 @@ def test_the_battle_report_tells_what_deadly_ground_did() -> None:
     ]
     (told,) = summarise_events(events, {"r": "Runners"}, {"r": 0})
     assert told.moments == ["Deadly ground: Runners loses 2"] and told.prize == []
+
+
+def test_ow_t4_a_charge_whose_charger_falls_to_deadly_ground_is_lost_not_refused() -> None:
+    """The Run is legal as moved (A ends 0.5 cm from "x"); Deadly ground then slays A, the
+    farthest from the enemy ("y" stands 0.1 cm from B): the charge is lost, not refused (it
+    raised OW-M2 after the dice, so whether an order was legal hung on them)."""
+    deadly = feature("Deadly", 23.5, x=28.0)  # 4 cm deep: its north edge 1.25 cm from r
+    state = battle([unit("r", 2)], [unit("x", 1), unit("y", 1)], board(deadly))
+    place(state, "r", [(30.0, 20.0), (35.0, 20.0)])
+    place(state, "x", [(27.0, 30.0)])
+    place(state, "y", [(37.6, 30.0)])
+    state.board["terrain"][0]["polygon"] = [[28.0, 26.0], [36.0, 26.0], [36.0, 27.5], [28.0, 27.5]]
+    charge = Action("run", 0, "r", "x", (32.5, 30.0))
+    after, events = play(in_battle(state), charge, [1, 1])
+    assert first(events, "struck").data["slain"] == 1
+    assert after.alive[state.members("r")].tolist() == [False, True]  # A, the farther, fell
+    assert first(events, "no_fight").data == {"unit": "r", "target": "x"}
+    assert "attack" not in kinds(events) and "charge" not in kinds(events)
+    # with no loss the same Run charges "x"
+    _, events = play(in_battle(state), charge, [2, *MISS, 1, 1])
+    assert first(events, "charge").data == {"unit": "r", "target": "x"}
+
+
+def test_ow_t4_a_retreat_rolls_for_deadly_ground_and_a_move_of_nothing_does_not() -> None:
+    state = battle([unit("r", 1)], [unit("e", 1)], board(feature("Deadly", 30.0)))
+    place(state, "r", [(40.0, 20.0)])
+    place(state, "e", [(40.0, 16.0)])  # 1.5 cm away: r is in combat
+    after, events = play(in_battle(state), Action("run", 0, "r", None, (40.0, 26.0)), [1, 1])
+    assert kinds(events)[1:4] == ["moved", "retreat", "deadly"] and after.is_destroyed("r")
+    state = runner_state(feature("Deadly", 22.0))  # r stands 0.75 cm from it already
+    _, events = play(state, Action("advance", 0, "r", None, (40.0, 20.0)))
+    assert first(events, "moved").data["distance"] == 0.0 and "deadly" not in kinds(events)
+
+
+def test_ow_t5_mystical_ground_saves_a_miniature_from_a_loss_on_a_6() -> None:
+    """A loss that is not a wound (Deadly ground here; lightning, Plague, Trapped the same) is
+    negated on a 6 for a miniature within 3 cm of a Mystical feature, as a mortal wound is;
+    the next loss falls on the same, rearmost, miniature."""
+    features = (feature("Deadly", 30.0), feature("Mystical", 30.0, x=26.0))
+    advance = Action("advance", 0, "r", None, (40.0, 26.0))
+    # Deadly 1, D3 = 2; the rearmost miniature stands by the Mystical feature: 6 saves it, 4 not
+    after, events = play(runner_state(*features), advance, [1, 2, 6, 4])
+    struck = first(events, "struck").data
+    assert (struck["slain"], struck["negated"]) == (1, 1) and after.size("r") == 3
+    after, events = play(runner_state(feature("Deadly", 30.0)), advance, [1, 2])
+    assert "negated" not in first(events, "struck").data and after.size("r") == 2
+
+
+def test_ow_t5_the_ai_reads_the_mystical_roll_in_its_odds() -> None:
+    from openwar.ai.openwar_eval import attack_profile
+
+    for features, ward in [((), False), ((feature("Mystical", 46.5),), True)]:
+        state = duel(*features)
+        mini, target = int(state.on_table("a")[0]), int(state.on_table("b")[0])
+        made = attack_profile(state, "a", "b", mini, target, 1, ranged=False, holding=True,
+                              charged=False, armor_bonus=0)  # fmt: skip
+        assert made is not None and made.ward is ward
+
+
+def test_the_battle_report_tells_a_played_deadly_loss() -> None:
+    deadly = feature("Deadly", 30.0)
+    _, events = play(runner_state(deadly), Action("advance", 0, "r", None, (40.0, 26.0)), [1, 2])
+    (told,) = summarise_events(
+        [Event("round", {"round": 1, "first": 0}), *events], {"r": "Runners", "e": "E"},
+        {"r": 0, "e": 1},
+    )  # fmt: skip
+    assert "Deadly ground: Runners loses 2" in told.moments

@@ -216,7 +216,10 @@ class OpenWarRules:
                 state, unit_id, action.point, orders.move_allowance(state, unit_id), "OW-O1"
             )
             events.append(Event("moved", {"unit": unit_id, "distance": round(moved, 2)}))
-            events += scenery.deadly(state, unit_id, dice)  # OW-T4
+            fights = choice == "move-fight" and action.target is not None
+            if fights:  # the order's legality is the move's, before any die of Deadly ground
+                self._in_combat_with(state, unit_id, str(action.target))
+            events += scenery.deadly(state, unit_id, dice, moved)  # OW-T4
             if state.is_destroyed(unit_id):
                 return events
         if choice == "move-shoot":
@@ -224,8 +227,24 @@ class OpenWarRules:
                 state, unit_id, action.target, dice, holding=False, required=False
             )
         if choice == "move-fight" and action.target is not None:
+            if not self._still_in_combat(state, unit_id, action.target, events):
+                return events
             events += self._fight(state, unit_id, action.target, dice, holding=False, charged=False)
         return events
+
+    @staticmethod
+    def _in_combat_with(state: GameState, unit_id: str, target: str) -> None:
+        if target not in orders.enemies_within(state, unit_id, battle_rules().combat_range):
+            raise IllegalActionError("OW-F1", f"{unit_id} is not in combat with {target}")
+
+    @staticmethod
+    def _still_in_combat(state: GameState, unit_id: str, target: str, events: list[Event]) -> bool:
+        """After Deadly ground (OW-T4): whether the unit is still in combat with ``target``;
+        a fight the slain miniatures alone could make is lost with them (said in ``events``)."""
+        if target in orders.enemies_within(state, unit_id, battle_rules().combat_range):
+            return True
+        events.append(Event("no_fight", {"unit": unit_id, "target": target}))
+        return False
 
     def _hold(self, state: GameState, action: Action, dice: Dice) -> list[Event]:
         unit_id = str(action.unit)
@@ -251,16 +270,14 @@ class OpenWarRules:
         moved = orders.translate(state, unit_id, action.point, limit, "OW-O3")
         unit.tokens["exhaustion"] = 1
         events = [Event("moved", {"unit": unit_id, "distance": round(moved, 2), "run": True})]
-        events += scenery.deadly(state, unit_id, dice)  # OW-T4
-        if state.is_destroyed(unit_id):
-            return events
         ends_in_combat = orders.in_combat(state, unit_id)
         if started_in_combat:
             if ends_in_combat:
                 raise IllegalActionError(
                     "OW-M3", f"a Retreat may not end within {rules.combat_range:g} cm of an enemy"
                 )
-            return [*events, Event("retreat", {"unit": unit_id})]
+            events.append(Event("retreat", {"unit": unit_id}))
+            return events + scenery.deadly(state, unit_id, dice, moved)  # OW-T4
         named = action.target
         if named is not None and (
             not ends_in_combat
@@ -271,12 +288,18 @@ class OpenWarRules:
                 f"{unit_id}'s Run names {action.target} to charge but ends more than "
                 f"{rules.combat_range:g} cm from it",
             )
-        if ends_in_combat:
-            near = orders.enemies_within(state, unit_id, rules.combat_range)
-            # the enemy named, else the nearest (the first listed of equals)
-            target = action.target or min(near, key=lambda e: orders.least_gap(state, unit_id, e))
-            events.append(Event("charge", {"unit": unit_id, "target": target}))
-            events += self._fight(state, unit_id, target, dice, holding=False, charged=True)
+        # the order is legal as moved; Deadly ground (OW-T4) may then slay the chargers
+        events += scenery.deadly(state, unit_id, dice, moved)
+        if state.is_destroyed(unit_id) or not ends_in_combat:
+            return events
+        near = orders.enemies_within(state, unit_id, rules.combat_range)
+        if not near or (named is not None and named not in near):
+            events.append(Event("no_fight", {"unit": unit_id, "target": named}))
+            return events
+        # the enemy named, else the nearest (the first listed of equals)
+        target = named or min(near, key=lambda e: orders.least_gap(state, unit_id, e))
+        events.append(Event("charge", {"unit": unit_id, "target": target}))
+        events += self._fight(state, unit_id, target, dice, holding=False, charged=True)
         return events
 
     def _skill(self, state: GameState, action: Action, dice: Dice) -> list[Event]:

@@ -61,7 +61,7 @@ def taken(state: GameState, carrier: int, dice: Dice) -> list[Event]:
         events += _plague(state, dice)
     elif name == TRAPPED:
         unit = state.units[int(state.unit_of[carrier])]
-        events += strike(state, unit, _roll(battle_rules().trapped_loss, dice), TRAPPED)
+        events += strike(state, unit, _roll(battle_rules().trapped_loss, dice), dice, TRAPPED)
     return events
 
 
@@ -81,7 +81,7 @@ def _plague(state: GameState, dice: Dice) -> list[Event]:
         members = state.on_table(unit.id)
         if point is None or len(members) == 0 or float(_gaps(state, members, point).min()) > reach:
             continue
-        events += strike(state, unit, _roll(rules.plague_loss, dice), PLAGUE)
+        events += strike(state, unit, _roll(rules.plague_loss, dice), dice, PLAGUE)
     return events
 
 

@@ -109,13 +109,14 @@ def mystical(state: GameState, minis: IntArray) -> BoolArray:
     return near_each(state, minis, MYSTICAL)
 
 
-def deadly(state: GameState, unit_id: str, dice: Dice) -> list[Event]:
-    """OW-T4: a unit whose Advance or Run move ends within 3 cm of a Deadly feature rolls a
-    die (one roll however many such features); on a 1 it loses D3 miniatures, the farthest
-    from the enemy first (OW-B15)."""
+def deadly(state: GameState, unit_id: str, dice: Dice, moved: float) -> list[Event]:
+    """OW-T4: a unit whose Advance or Run move (``moved`` cm, more than none) ends within 3 cm
+    of a Deadly feature rolls a die (one roll however many such features); on a 1 it loses D3
+    miniatures, the farthest from the enemy first (OW-B15; Mystical ground may save each,
+    OW-T5)."""
     from openwar.rulesets.openwar.twists import strike
 
-    if state.is_destroyed(unit_id) or not unit_near(state, unit_id, DEADLY):
+    if moved <= 0.0 or state.is_destroyed(unit_id) or not unit_near(state, unit_id, DEADLY):
         return []
     rules = battle_rules()
     face = int(dice.d6(1)[0])
@@ -123,4 +124,4 @@ def deadly(state: GameState, unit_id: str, dice: Dice) -> list[Event]:
     if face > rules.deadly_roll:
         return events
     count = int(dice.roll(rules.deadly_loss_die, 1)[0])
-    return events + strike(state, state.unit(unit_id), count, DEADLY)
+    return events + strike(state, state.unit(unit_id), count, dice, DEADLY)

@@ -17,7 +17,7 @@ import numpy as np
 from openwar.engine.events import Event
 from openwar.engine.game import Dice
 from openwar.engine.space import OVERLAP_TOLERANCE, placement_clear, unit_gaps
-from openwar.engine.state import POSITION_DECIMALS, FloatArray, GameState, UnitState
+from openwar.engine.state import POSITION_DECIMALS, FloatArray, GameState, IntArray, UnitState
 from openwar.rulesets.openwar import ruses
 from openwar.rulesets.openwar.rules import battle_rules
 
@@ -96,32 +96,47 @@ def _lightning(state: GameState, side: int, dice: Dice) -> list[Event]:
     )[:hits]
     events = [Event("twist", {"twist": LIGHTNING, "side": side, "rolls": faces})]
     for unit in targets:
-        events += strike(state, unit, int(dice.roll(battle_rules().lightning_loss_die, 1)[0]))
+        events += strike(state, unit, int(dice.roll(battle_rules().lightning_loss_die, 1)[0]), dice)
     return events
 
 
-def strike(state: GameState, unit: UnitState, count: int, cause: str | None = None) -> list[Event]:
+def strike(
+    state: GameState, unit: UnitState, count: int, dice: Dice, cause: str | None = None
+) -> list[Event]:
     """``unit`` loses ``count`` miniatures, the farthest from the enemy first (OW-B15), by a
-    twist or the Arcane Prize (``cause``, named in the event when given); a unit left
-    without miniatures is destroyed, else its coherency is checked."""
+    twist, the Arcane Prize or Deadly ground (``cause``, named in the event when given); a
+    loss that falls on a miniature within 3 cm of a Mystical feature is negated on a 6 (OW-T5,
+    as a mortal wound is), and the next loss falls on the same miniature. A unit left without
+    miniatures is destroyed, else its coherency is checked."""
+    from openwar.rulesets.openwar.odds import attack_rules
     from openwar.rulesets.openwar.orders import check_coherency
+    from openwar.rulesets.openwar.scenery import mystical
 
-    slain = remove_rearmost(state, unit.id, 1 - unit.side, count)
+    slain = negated = 0
+    for _ in range(count):
+        rearmost = rearmost_order(state, unit.id, 1 - unit.side)
+        if not len(rearmost):
+            break
+        mini = rearmost[:1]
+        if mystical(state, mini)[0] and int(dice.d6(1)[0]) >= attack_rules().ward_roll:
+            negated += 1
+            continue
+        state.alive[mini] = False
+        slain += 1
     struck = {"unit": unit.id, "rolled": count, "slain": slain}
+    struck |= {"negated": negated} if negated else {}
     events = [Event("struck", struck if cause is None else {**struck, "by": cause})]
     if state.is_destroyed(unit.id):
         return [*events, Event("destroyed", {"unit": unit.id})]
     return events + check_coherency(state, unit.id)
 
 
-def remove_rearmost(state: GameState, unit_id: str, enemy_side: int, count: int) -> int:
+def rearmost_order(state: GameState, unit_id: str, enemy_side: int) -> IntArray:
+    """The unit's miniatures on the table, the farthest from the enemy first (OW-B15)."""
     members = state.on_table(unit_id)
-    count = min(count, len(members))
     enemies = np.flatnonzero(state.alive & state.deployed & (state.lookup().side_of == enemy_side))
     far = unit_gaps(state, members, enemies).min(axis=1) if len(enemies) else np.zeros(len(members))
-    order = np.lexsort((members, -far))
-    state.alive[members[order[:count]]] = False
-    return count
+    return np.asarray(members[np.lexsort((members, -far))], dtype=np.int64)
 
 
 def _healing(state: GameState, side: int, dice: Dice) -> list[Event]:
