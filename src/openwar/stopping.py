@@ -16,9 +16,9 @@ import contextlib
 import os
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import FrameType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # loaded by worker_start only: the console script starts without it
     import multiprocessing.process
@@ -74,8 +74,7 @@ def stops(*, ending: bool = False) -> Iterator[None]:
             raise Terminated("terminated (SIGTERM)")
         raise KeyboardInterrupt
 
-    numbers = [n for n in (signal.SIGINT, signal.SIGTERM) if not ignored(n)]
-    previous = [signal.signal(number, stop) for number in numbers]
+    numbers, previous = _install(stop)
     try:
         yield
     finally:
@@ -96,8 +95,7 @@ def held() -> Iterator[None]:
     def wait(signum: int, frame: FrameType | None) -> None:
         pending.append((signum, frame))
 
-    numbers = [n for n in (signal.SIGINT, signal.SIGTERM) if not ignored(n)]
-    previous = [signal.signal(number, wait) for number in numbers]
+    numbers, previous = _install(wait)
     try:
         yield
     finally:
@@ -110,6 +108,15 @@ def held() -> Iterator[None]:
                 handler(signum, frame)
             elif handler == signal.SIG_DFL and signum == signal.SIGINT:
                 raise KeyboardInterrupt
+
+
+def _install(
+    handler: Callable[[int, FrameType | None], None],
+) -> tuple[list[signal.Signals], list[Any]]:
+    """Set ``handler`` for Ctrl-C and SIGTERM, each unless ignored (left so); the signals set
+    and their handlers before, for the caller to put back."""
+    numbers = [n for n in (signal.SIGINT, signal.SIGTERM) if not ignored(n)]
+    return numbers, [signal.signal(number, handler) for number in numbers]
 
 
 def ignored(signum: int) -> bool:
