@@ -59,7 +59,11 @@ def _within(state: GameState, minis: IntArray) -> tuple[list[str], BoolArray]:
 
 def near_each(state: GameState, minis: IntArray, rule: str) -> BoolArray:
     """For each of ``minis``, whether its base is within 3 cm of a feature with ``rule``."""
-    names, within = _within(state, minis)
+    return _of_rule(*_within(state, minis), rule)
+
+
+def _of_rule(names: list[str], within: BoolArray, rule: str) -> BoolArray:
+    """For each miniature (column), whether a feature with ``rule`` (row) reaches it."""
     rows = [k for k, name in enumerate(names) if name == rule]
     return np.asarray(within[rows].any(axis=0), dtype=np.bool_)
 
@@ -80,9 +84,7 @@ def rules_near(state: GameState, unit_id: str) -> set[str]:
 
 def unit_mystical(state: GameState, unit_id: str) -> BoolArray:
     """:func:`mystical` for the unit's miniatures on the table."""
-    names, within = unit_within(state, unit_id)
-    rows = [k for k, name in enumerate(names) if name == MYSTICAL]
-    return np.asarray(within[rows].any(axis=0), dtype=np.bool_)
+    return _of_rule(*unit_within(state, unit_id), MYSTICAL)
 
 
 def unit_near(state: GameState, unit_id: str, rule: str) -> bool:
